@@ -1,1 +1,263 @@
+//! Engram's host: a wasmtime embedding of the memory-policy component with
+//! a SQLite store (`sqlite`), a clock, and the `engram` CLI (`cli`).
+//!
+//! Embedding from Rust:
+//! ```no_run
+//! use engram_host::{Engram, Options};
+//! let mut engram = Engram::open("memory.db", Options::default()).unwrap();
+//! let decisions = engram.remember(vec![/* engram_host::bindings::Candidate */]).unwrap();
+//! ```
 
+pub mod backend;
+pub mod bindings;
+pub mod cli;
+pub mod clock;
+pub mod demo;
+pub mod runtime;
+pub mod sqlite;
+pub mod wire;
+
+use std::path::PathBuf;
+
+use backend::Backend;
+use bindings as w;
+use clock::Clock;
+use runtime::{Limits, Runtime, RuntimeError};
+
+/// Everything that can go wrong calling the policy from the host.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The policy rejected the request (typed, from the WIT `error` variant).
+    #[error("{}", describe_policy_error(.0))]
+    Policy(w::Error),
+    #[error(transparent)]
+    Runtime(#[from] RuntimeError),
+    #[error("store: {0}")]
+    Store(String),
+}
+
+/// A one-line, human-readable rendering of the policy's error.
+pub fn describe_policy_error(e: &w::Error) -> String {
+    match e {
+        w::Error::InvalidInput(f) => match f.index {
+            Some(i) => format!("item {}: field `{}`: {}", i, f.field, f.message),
+            None => format!("field `{}`: {}", f.field, f.message),
+        },
+        w::Error::Unsupported(m) => format!("unsupported: {m}"),
+        w::Error::NotFound(m) => format!("not found: {m}"),
+        w::Error::PermissionDenied(m) => format!("permission denied: {m}"),
+        w::Error::Conflict(m) => format!("conflict: {m}"),
+        w::Error::Store(m) => format!("store: {m}"),
+        w::Error::LimitExceeded(m) => format!("limit exceeded: {m}"),
+    }
+}
+
+/// How to open an `Engram`.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Load this component instead of the embedded one.
+    pub component: Option<PathBuf>,
+    pub limits: Limits,
+    /// Fixed clock; `None` = system time.
+    pub now: Option<w::Datetime>,
+}
+
+/// The Rust library API: one runtime, one backend, calls scoped per principal.
+pub struct Engram {
+    runtime: Runtime,
+    backend: Option<Box<dyn Backend>>,
+    pub clock: Clock,
+}
+
+macro_rules! policy_call {
+    ($self:ident, $principal:expr, |$p:ident, $s:ident| $body:expr) => {{
+        let backend = $self
+            .backend
+            .take()
+            .ok_or_else(|| Error::Store("backend lost".into()))?;
+        let (backend, r) = $self
+            .runtime
+            .call(backend, $principal, $self.clock, |$p, $s| $body);
+        $self.backend = Some(backend);
+        r?.map_err(Error::Policy)
+    }};
+}
+
+impl Engram {
+    /// Open a SQLite database file (created on first use).
+    pub fn open(db: &str, opts: Options) -> Result<Self, Error> {
+        let backend: Box<dyn Backend> = if db == ":memory:" {
+            Box::new(
+                sqlite::SqliteStore::open_in_memory()
+                    .map_err(|e| Error::Store(format!("{e:?}")))?,
+            )
+        } else {
+            Box::new(
+                sqlite::SqliteStore::open(std::path::Path::new(db))
+                    .map_err(|e| Error::Store(store_msg(&e)))?,
+            )
+        };
+        Self::with_backend(backend, opts)
+    }
+
+    /// Use any backend.
+    pub fn with_backend(backend: Box<dyn Backend>, opts: Options) -> Result<Self, Error> {
+        let runtime = Runtime::new(opts.component.as_deref(), opts.limits)?;
+        Ok(Engram {
+            runtime,
+            backend: Some(backend),
+            clock: opts.now.map(Clock::Fixed).unwrap_or(Clock::System),
+        })
+    }
+
+    pub fn runtime(&self) -> &Runtime {
+        &self.runtime
+    }
+
+    /// Records the backend has handed to the guest so far.
+    pub fn records_read(&self) -> u64 {
+        self.backend.as_ref().map(|b| b.records_read()).unwrap_or(0)
+    }
+
+    /// Run `f` with direct access to the backend (batching, inspection).
+    pub fn with_backend_mut<R>(
+        &mut self,
+        f: impl FnOnce(&mut (dyn Backend + 'static)) -> R,
+    ) -> Option<R> {
+        self.backend.as_deref_mut().map(f)
+    }
+
+    /// Make everything until `finish_batch` one transaction (see `Backend::begin_batch`).
+    pub fn begin_batch(&mut self) -> Result<(), Error> {
+        self.with_backend_mut(|b| b.begin_batch())
+            .unwrap_or(Ok(()))
+            .map_err(|e| Error::Store(store_msg(&e)))
+    }
+
+    /// Commit (`ok`) or roll back everything since `begin_batch`.
+    pub fn finish_batch(&mut self, ok: bool) -> Result<(), Error> {
+        self.with_backend_mut(|b| b.finish_batch(ok))
+            .unwrap_or(Ok(()))
+            .map_err(|e| Error::Store(store_msg(&e)))
+    }
+
+    /// The tenant owning memory `id`.
+    pub fn tenant_of(&mut self, id: &str) -> Result<Option<String>, Error> {
+        self.with_backend_mut(|b| b.tenant_of(id))
+            .unwrap_or(Ok(None))
+            .map_err(|e| Error::Store(store_msg(&e)))
+    }
+
+    pub fn classify(
+        &mut self,
+        principal: w::Principal,
+        c: Vec<w::Candidate>,
+    ) -> Result<Vec<w::Decision>, Error> {
+        policy_call!(self, principal, |p, s| p
+            .engram_memory_policy()
+            .call_classify(s, &c))
+    }
+    pub fn remember(
+        &mut self,
+        principal: w::Principal,
+        c: Vec<w::Candidate>,
+    ) -> Result<Vec<w::Decision>, Error> {
+        policy_call!(self, principal, |p, s| p
+            .engram_memory_policy()
+            .call_remember(s, &c))
+    }
+    pub fn import(
+        &mut self,
+        principal: w::Principal,
+        r: Vec<w::ImportRecord>,
+    ) -> Result<Vec<w::ImportReceipt>, Error> {
+        policy_call!(self, principal, |p, s| p
+            .engram_memory_policy()
+            .call_import_records(s, &r))
+    }
+    pub fn recall(
+        &mut self,
+        principal: w::Principal,
+        q: Vec<w::Query>,
+    ) -> Result<Vec<w::RecallResult>, Error> {
+        policy_call!(self, principal, |p, s| p
+            .engram_memory_policy()
+            .call_recall(s, &q))
+    }
+    pub fn pack(
+        &mut self,
+        principal: w::Principal,
+        r: w::PackRequest,
+    ) -> Result<w::PackedContext, Error> {
+        policy_call!(self, principal, |p, s| p
+            .engram_memory_policy()
+            .call_pack(s, &r))
+    }
+    pub fn forget(
+        &mut self,
+        principal: w::Principal,
+        sel: Vec<w::ForgetSelector>,
+    ) -> Result<w::ForgetReport, Error> {
+        policy_call!(self, principal, |p, s| p
+            .engram_memory_policy()
+            .call_forget(s, &sel))
+    }
+    pub fn sweep(
+        &mut self,
+        principal: w::Principal,
+        scope: w::Scope,
+    ) -> Result<w::SweepReport, Error> {
+        policy_call!(self, principal, |p, s| p
+            .engram_memory_policy()
+            .call_sweep(s, &scope))
+    }
+    pub fn history(&mut self, principal: w::Principal, id: &str) -> Result<Vec<w::Memory>, Error> {
+        policy_call!(self, principal, |p, s| p
+            .engram_memory_policy()
+            .call_history(s, id))
+    }
+    pub fn list(
+        &mut self,
+        principal: w::Principal,
+        scope: w::Scope,
+        statuses: Vec<w::Status>,
+    ) -> Result<Vec<w::Memory>, Error> {
+        policy_call!(self, principal, |p, s| p
+            .engram_memory_policy()
+            .call_list_memories(s, &scope, &statuses))
+    }
+    pub fn info(&mut self) -> Result<w::PolicyInfo, Error> {
+        let principal = w::Principal {
+            tenant: String::new(),
+            user: None,
+            project: None,
+        };
+        let backend = self
+            .backend
+            .take()
+            .ok_or_else(|| Error::Store("backend lost".into()))?;
+        let (backend, r) = self.runtime.call(backend, principal, self.clock, |p, s| {
+            p.engram_memory_policy().call_info(s)
+        });
+        self.backend = Some(backend);
+        Ok(r?)
+    }
+}
+
+/// A principal for a whole tenant.
+pub fn tenant_principal(tenant: &str) -> w::Principal {
+    w::Principal {
+        tenant: tenant.to_string(),
+        user: None,
+        project: None,
+    }
+}
+
+pub fn store_msg(e: &w::StoreError) -> String {
+    match e {
+        w::StoreError::Denied(m) => format!("denied: {m}"),
+        w::StoreError::Conflict(m) => format!("conflict: {m}"),
+        w::StoreError::Invalid(m) => format!("invalid: {m}"),
+        w::StoreError::Backend(m) => m.clone(),
+    }
+}

@@ -1,0 +1,170 @@
+//! The storage seam and the capability layer.
+//!
+//! A `Backend` (SQLite, PostgreSQL, in-memory) stores records for every
+//! tenant. A `ScopedStore` wraps one for one authorised `Principal` and is
+//! what the guest's `store` import talks to: every call whose scope lies
+//! outside the principal fails with `store-error::denied`, before the
+//! backend is touched.
+
+use crate::bindings::{
+    Datetime, Filter, Principal, Receipt, Scope, StoreError, Stored, TermStats, Tombstone,
+    WeightedTerm, WriteOp,
+};
+
+/// A store for all tenants. Implementations apply filters exactly as the
+/// WIT documents them (`wit/store.wit`).
+pub trait Backend: Send {
+    fn find(&mut self, filter: &Filter, limit: u32) -> Result<Vec<Stored>, StoreError>;
+    /// Every revision of `id` visible to `principal`, oldest first.
+    fn revisions(&mut self, principal: &Principal, id: &str) -> Result<Vec<Stored>, StoreError>;
+    fn stats(&mut self, filter: &Filter, terms: &[String]) -> Result<TermStats, StoreError>;
+    fn search(
+        &mut self,
+        filter: &Filter,
+        terms: &[WeightedTerm],
+        limit: u32,
+    ) -> Result<Vec<Stored>, StoreError>;
+    /// All or nothing. `principal` bounds erase/scrub/tombstone ops.
+    fn commit(&mut self, principal: &Principal, ops: &[WriteOp]) -> Result<Receipt, StoreError>;
+    fn tombstones(&mut self, tenant: &str) -> Result<Vec<Tombstone>, StoreError>;
+    fn count_events(
+        &mut self,
+        scope: &Scope,
+        kind: &str,
+        since: Datetime,
+    ) -> Result<u64, StoreError>;
+    /// Records handed out by find/search/revisions since the backend opened
+    /// (tests and benchmarks assert bounded reads).
+    fn records_read(&self) -> u64;
+    /// The tenant that owns memory `id`, if any (lets the operator's CLI
+    /// open `history --id` for the right principal).
+    fn tenant_of(&mut self, id: &str) -> Result<Option<String>, StoreError>;
+    /// Start an outer transaction spanning many calls (a whole CLI input),
+    /// inside which each commit is a savepoint.
+    fn begin_batch(&mut self) -> Result<(), StoreError> {
+        Ok(())
+    }
+    /// End the outer transaction: commit if `ok`, else roll back everything.
+    fn finish_batch(&mut self, _ok: bool) -> Result<(), StoreError> {
+        Ok(())
+    }
+}
+
+/// May `principal` act in `scope`?
+pub fn covers(principal: &Principal, scope: &Scope) -> bool {
+    principal.tenant == scope.tenant
+        && principal
+            .user
+            .as_ref()
+            .is_none_or(|u| scope.user.as_ref() == Some(u))
+        && principal
+            .project
+            .as_ref()
+            .is_none_or(|p| scope.project.as_ref() == Some(p))
+}
+
+/// A backend opened for one principal: the only store the guest ever sees.
+pub struct ScopedStore {
+    pub principal: Principal,
+    pub backend: Box<dyn Backend>,
+}
+
+impl ScopedStore {
+    fn check(&self, scope: &Scope) -> Result<(), StoreError> {
+        if covers(&self.principal, scope) {
+            Ok(())
+        } else {
+            Err(StoreError::Denied(format!(
+                "this store handle is open for tenant {:?}{}{}; scope {} is outside it",
+                self.principal.tenant,
+                self.principal
+                    .user
+                    .as_ref()
+                    .map(|u| format!(", user {u:?}"))
+                    .unwrap_or_default(),
+                self.principal
+                    .project
+                    .as_ref()
+                    .map(|p| format!(", project {p:?}"))
+                    .unwrap_or_default(),
+                describe(scope),
+            )))
+        }
+    }
+
+    fn check_op(&self, op: &WriteOp) -> Result<(), StoreError> {
+        match op {
+            WriteOp::Insert(i) => self.check(&i.memory.scope),
+            WriteOp::Update(u) => self.check(&u.memory.scope),
+            WriteOp::Append(e) => self.check(&e.scope),
+            // Erase/scrub/tombstone/touch are bounded to the principal by the backend.
+            WriteOp::Erase(_)
+            | WriteOp::ScrubEvents(_)
+            | WriteOp::Tombstone(_)
+            | WriteOp::Touch(_) => Ok(()),
+        }
+    }
+}
+
+fn describe(s: &Scope) -> String {
+    let mut out = format!("tenant {:?}", s.tenant);
+    for (k, v) in [("user", &s.user), ("project", &s.project)] {
+        if let Some(v) = v {
+            out.push_str(&format!(", {k} {v:?}"));
+        }
+    }
+    out
+}
+
+impl crate::bindings::engram::memory::store::Host for ScopedStore {
+    fn current_principal(&mut self) -> Principal {
+        self.principal.clone()
+    }
+
+    fn find(&mut self, filter: Filter, limit: u32) -> Result<Vec<Stored>, StoreError> {
+        self.check(&filter.scope)?;
+        self.backend.find(&filter, limit)
+    }
+
+    fn revisions(&mut self, id: String) -> Result<Vec<Stored>, StoreError> {
+        self.backend.revisions(&self.principal, &id)
+    }
+
+    fn stats(&mut self, filter: Filter, terms: Vec<String>) -> Result<TermStats, StoreError> {
+        self.check(&filter.scope)?;
+        self.backend.stats(&filter, &terms)
+    }
+
+    fn search(
+        &mut self,
+        filter: Filter,
+        terms: Vec<WeightedTerm>,
+        limit: u32,
+    ) -> Result<Vec<Stored>, StoreError> {
+        self.check(&filter.scope)?;
+        self.backend.search(&filter, &terms, limit)
+    }
+
+    fn commit(&mut self, ops: Vec<WriteOp>) -> Result<Receipt, StoreError> {
+        for op in &ops {
+            self.check_op(op)?;
+        }
+        self.backend.commit(&self.principal, &ops)
+    }
+
+    fn tombstones(&mut self) -> Result<Vec<Tombstone>, StoreError> {
+        self.backend.tombstones(&self.principal.tenant)
+    }
+
+    fn count_events(
+        &mut self,
+        scope: Scope,
+        kind: String,
+        since: Datetime,
+    ) -> Result<u64, StoreError> {
+        self.check(&scope)?;
+        self.backend.count_events(&scope, &kind, since)
+    }
+}
+
+impl crate::bindings::engram::memory::types::Host for ScopedStore {}

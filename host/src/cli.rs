@@ -1,0 +1,476 @@
+//! The `engram` command line: JSON Lines in and out (SPEC §4).
+//!
+//! Every input line is parsed before anything runs; a bad line is reported
+//! with its number and field, the exit code is non-zero, and nothing is
+//! written: a whole invocation is one transaction.
+
+use std::io::{BufRead, IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+
+use crate::bindings as w;
+use crate::runtime::Limits;
+use crate::wire;
+use crate::{Engram, Error, Options};
+
+/// Items per guest call when a large input is split (one transaction still
+/// spans the whole input).
+const CHUNK: usize = 2000;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "engram",
+    version,
+    about = "Engram: the policy layer of an agent's memory, as a WebAssembly component"
+)]
+pub struct Cli {
+    /// SQLite database file (created on first use), or `:memory:`.
+    #[arg(long, global = true, default_value = "engram.db")]
+    pub db: String,
+    /// Fix the clock at this RFC 3339 instant, for reproducible runs.
+    #[arg(long, global = true)]
+    pub now: Option<String>,
+    /// Act only for this tenant (the store refuses any other).
+    #[arg(long, global = true)]
+    pub tenant: Option<String>,
+    /// With --tenant: act only for this user.
+    #[arg(long, global = true)]
+    pub user: Option<String>,
+    /// With --tenant: act only for this project.
+    #[arg(long, global = true)]
+    pub project: Option<String>,
+    /// Load this component instead of the embedded one.
+    #[arg(long, global = true)]
+    pub component: Option<PathBuf>,
+    /// Time limit of one policy call, in seconds.
+    #[arg(long, global = true, default_value_t = 120)]
+    pub timeout_secs: u64,
+    /// Memory limit of the policy component, in MiB.
+    #[arg(long, global = true, default_value_t = 1024)]
+    pub memory_mb: usize,
+    #[command(subcommand)]
+    pub cmd: Cmd,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ScopeArgs {
+    /// Thread of the scope.
+    #[arg(long)]
+    pub thread: Option<String>,
+    /// Agent of the scope.
+    #[arg(long)]
+    pub agent: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Cmd {
+    /// Candidates → decisions; nothing is stored (dry run).
+    Classify,
+    /// Candidates → decisions, stored per disposition.
+    Remember,
+    /// Already-decided memory records → {"id","external_id"} per line.
+    Import,
+    /// Queries → one ranked, explained result list per query.
+    Recall,
+    /// One pack request → packed text and manifest.
+    Pack,
+    /// Selectors → what was deleted, cascaded and tombstoned, per selector.
+    Forget,
+    /// Apply expiry and archival in a scope (--tenant, optional --user/--project/--thread/--agent).
+    Sweep(ScopeArgs),
+    /// Print the revision chain of one memory.
+    History {
+        #[arg(long)]
+        id: String,
+    },
+    /// Print the memories of a scope (--tenant …) with their status.
+    List {
+        #[command(flatten)]
+        scope: ScopeArgs,
+        /// Only these statuses (repeatable).
+        #[arg(long = "status")]
+        statuses: Vec<String>,
+    },
+    /// The component's path, size, sha256, WIT package, imports and exports.
+    Info,
+    /// A narrated end-to-end run on a fresh embedded store.
+    Demo,
+}
+
+/// A failure with the exit code it maps to.
+pub struct Failure {
+    pub code: i32,
+    pub message: String,
+}
+
+impl Failure {
+    fn input(message: impl Into<String>) -> Self {
+        Failure {
+            code: 1,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        let code = match e {
+            Error::Runtime(_) => 3,
+            _ => 1,
+        };
+        Failure {
+            code,
+            message: e.to_string(),
+        }
+    }
+}
+
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => 0,
+        Err(f) => {
+            eprintln!("engram: {}", f.message);
+            f.code
+        }
+    }
+}
+
+/// One parsed input line.
+struct Line<T> {
+    number: usize,
+    value: T,
+}
+
+/// Parse every non-blank line of `input` as a `T`, naming the line and field
+/// of the first error.
+fn parse_lines<T: DeserializeOwned>(input: &str) -> Result<Vec<Line<T>>, Failure> {
+    let mut out = Vec::new();
+    for (i, raw) in input.lines().enumerate() {
+        if raw.trim().is_empty() {
+            continue;
+        }
+        out.push(Line {
+            number: i + 1,
+            value: parse_one(raw, i + 1)?,
+        });
+    }
+    Ok(out)
+}
+
+fn parse_one<T: DeserializeOwned>(raw: &str, number: usize) -> Result<T, Failure> {
+    let de = &mut serde_json::Deserializer::from_str(raw);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        if path == "." || path.is_empty() {
+            Failure::input(format!("line {number}: {}", e.inner()))
+        } else {
+            Failure::input(format!("line {number}: field `{path}`: {}", e.inner()))
+        }
+    })
+}
+
+fn read_stdin() -> Result<String, Failure> {
+    let mut s = String::new();
+    std::io::stdin()
+        .lock()
+        .read_to_string(&mut s)
+        .map_err(|e| Failure::input(format!("reading stdin: {e}")))?;
+    Ok(s)
+}
+
+fn principal_for(cli: &Cli, tenant: &str) -> w::Principal {
+    match &cli.tenant {
+        Some(t) => w::Principal {
+            tenant: t.clone(),
+            user: cli.user.clone(),
+            project: cli.project.clone(),
+        },
+        None => crate::tenant_principal(tenant),
+    }
+}
+
+/// Run `f` over the lines grouped by tenant (one principal per group) and in
+/// chunks, then return the outputs in input order. `f` gets the group's
+/// principal and items; its policy errors' item index is mapped back to the
+/// input line.
+fn by_tenant<T: Clone, R>(
+    cli: &Cli,
+    engram: &mut Engram,
+    lines: &[Line<T>],
+    tenant_of: impl Fn(&T) -> &str,
+    mut f: impl FnMut(&mut Engram, w::Principal, Vec<T>) -> Result<Vec<R>, Error>,
+) -> Result<Vec<R>, Failure> {
+    let mut tenants: Vec<&str> = Vec::new();
+    for l in lines {
+        let t = tenant_of(&l.value);
+        if !tenants.contains(&t) {
+            tenants.push(t);
+        }
+    }
+    let show_progress = lines.len() > 5 * CHUNK && std::io::stderr().is_terminal();
+    let mut done = 0usize;
+    let mut results: Vec<Option<R>> = (0..lines.len()).map(|_| None).collect();
+    for tenant in tenants {
+        let idx: Vec<usize> = (0..lines.len())
+            .filter(|&i| tenant_of(&lines[i].value) == tenant)
+            .collect();
+        for chunk in idx.chunks(CHUNK) {
+            let items: Vec<T> = chunk.iter().map(|&i| lines[i].value.clone()).collect();
+            let out = f(engram, principal_for(cli, tenant), items).map_err(|e| match &e {
+                Error::Policy(w::Error::InvalidInput(fe)) => {
+                    let line = fe
+                        .index
+                        .and_then(|i| chunk.get(i as usize))
+                        .map(|&i| lines[i].number);
+                    match line {
+                        Some(n) => Failure::input(format!(
+                            "line {n}: field `{}`: {}",
+                            fe.field, fe.message
+                        )),
+                        None => Failure::from(e),
+                    }
+                }
+                _ => Failure::from(e),
+            })?;
+            if out.len() != chunk.len() {
+                return Err(Failure {
+                    code: 3,
+                    message: format!(
+                        "the policy returned {} results for {} inputs",
+                        out.len(),
+                        chunk.len()
+                    ),
+                });
+            }
+            for (&i, r) in chunk.iter().zip(out) {
+                results[i] = Some(r);
+            }
+            done += chunk.len();
+            if show_progress {
+                eprint!("\rengram: {done}/{} lines", lines.len());
+            }
+        }
+    }
+    if show_progress {
+        eprintln!();
+    }
+    Ok(results.into_iter().flatten().collect())
+}
+
+fn print_lines(values: &[Value]) -> Result<(), Failure> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for v in values {
+        serde_json::to_writer(&mut out, v).map_err(|e| Failure::input(e.to_string()))?;
+        out.write_all(b"\n")
+            .map_err(|e| Failure::input(e.to_string()))?;
+    }
+    out.flush().map_err(|e| Failure::input(e.to_string()))
+}
+
+fn scope_from_flags(cli: &Cli, s: &ScopeArgs) -> Result<w::Scope, Failure> {
+    let tenant = cli
+        .tenant
+        .clone()
+        .ok_or_else(|| Failure::input("--tenant is required for this command"))?;
+    Ok(w::Scope {
+        tenant,
+        user: cli.user.clone(),
+        project: cli.project.clone(),
+        thread: s.thread.clone(),
+        agent: s.agent.clone(),
+    })
+}
+
+fn open(cli: &Cli, db: &str) -> Result<Engram, Failure> {
+    let now = match &cli.now {
+        Some(s) => Some(crate::clock::parse(s).map_err(|e| Failure::input(format!("--now: {e}")))?),
+        None => None,
+    };
+    let opts = Options {
+        component: cli.component.clone(),
+        limits: Limits {
+            timeout: Duration::from_secs(cli.timeout_secs.max(1)),
+            memory_bytes: cli.memory_mb.max(16) << 20,
+        },
+        now,
+    };
+    Ok(Engram::open(db, opts)?)
+}
+
+/// Run `body` inside one transaction: commit if it succeeds, else roll back.
+fn transactional<R>(
+    engram: &mut Engram,
+    body: impl FnOnce(&mut Engram) -> Result<R, Failure>,
+) -> Result<R, Failure> {
+    engram.begin_batch()?;
+    let r = body(engram);
+    engram.finish_batch(r.is_ok())?;
+    r
+}
+
+pub fn run(cli: Cli) -> Result<(), Failure> {
+    match &cli.cmd {
+        Cmd::Demo => return crate::demo::run(&cli),
+        Cmd::Info => return info(&cli),
+        _ => {}
+    }
+    let mut engram = open(&cli, &cli.db)?;
+    match &cli.cmd {
+        Cmd::Classify | Cmd::Remember => {
+            let lines = parse_lines::<wire::CandidateIn>(&read_stdin()?)?;
+            let store = matches!(cli.cmd, Cmd::Remember);
+            let out = transactional(&mut engram, |e| {
+                by_tenant(
+                    &cli,
+                    e,
+                    &lines,
+                    |c| c.scope.tenant.as_str(),
+                    |e, p, items| {
+                        let c: Vec<w::Candidate> = items.into_iter().map(Into::into).collect();
+                        if store {
+                            e.remember(p, c)
+                        } else {
+                            e.classify(p, c)
+                        }
+                    },
+                )
+            })?;
+            print_lines(&out.iter().map(wire::decision_json).collect::<Vec<_>>())
+        }
+        Cmd::Import => {
+            let lines = parse_lines::<wire::ImportIn>(&read_stdin()?)?;
+            let out = transactional(&mut engram, |e| {
+                by_tenant(
+                    &cli,
+                    e,
+                    &lines,
+                    |r| r.candidate.scope.tenant.as_str(),
+                    |e, p, items| e.import(p, items.into_iter().map(Into::into).collect()),
+                )
+            })?;
+            print_lines(
+                &out.iter()
+                    .map(|r| json!({"id": r.memory_id, "external_id": r.external_id}))
+                    .collect::<Vec<_>>(),
+            )
+        }
+        Cmd::Recall => {
+            let lines = parse_lines::<wire::QueryIn>(&read_stdin()?)?;
+            let out = by_tenant(
+                &cli,
+                &mut engram,
+                &lines,
+                |q| q.scope.tenant.as_str(),
+                |e, p, items| e.recall(p, items.into_iter().map(Into::into).collect()),
+            )?;
+            print_lines(&out.iter().map(wire::recall_json).collect::<Vec<_>>())
+        }
+        Cmd::Pack => {
+            let input = read_stdin()?;
+            let req: wire::PackIn = parse_one(input.trim(), 1)?;
+            let p = principal_for(&cli, &req.scope.tenant);
+            let packed = engram.pack(p, req.into())?;
+            print_lines(&[wire::packed_json(&packed)])
+        }
+        Cmd::Forget => {
+            let lines = parse_lines::<wire::ForgetIn>(&read_stdin()?)?;
+            let mut selectors = Vec::new();
+            for l in lines {
+                let number = l.number;
+                let sel = l
+                    .value
+                    .selector()
+                    .map_err(|(f, m)| Failure::input(format!("line {number}: field `{f}`: {m}")))?;
+                selectors.push(Line { number, value: sel });
+            }
+            let out = transactional(&mut engram, |e| {
+                let mut reports = Vec::new();
+                for s in &selectors {
+                    let tenant = match &s.value {
+                        w::ForgetSelector::MemoryId(id) => match &cli.tenant {
+                            Some(t) => t.clone(),
+                            None => e.tenant_of(id)?.ok_or_else(|| {
+                                Failure::input(format!(
+                                    "line {}: no memory with id {id:?}",
+                                    s.number
+                                ))
+                            })?,
+                        },
+                        w::ForgetSelector::Key(k) => k.scope.tenant.clone(),
+                        w::ForgetSelector::Text(t) => t.scope.tenant.clone(),
+                        w::ForgetSelector::SourceRef(r) => r.scope.tenant.clone(),
+                    };
+                    let r = e
+                        .forget(principal_for(&cli, &tenant), vec![s.value.clone()])
+                        .map_err(|err| Failure::input(format!("line {}: {err}", s.number)))?;
+                    reports.push(wire::forget_json(&r));
+                }
+                Ok(reports)
+            })?;
+            print_lines(&out)
+        }
+        Cmd::Sweep(s) => {
+            let scope = scope_from_flags(&cli, s)?;
+            let p = principal_for(&cli, &scope.tenant);
+            let r = transactional(&mut engram, |e| Ok(e.sweep(p, scope)?))?;
+            print_lines(&[wire::sweep_json(&r)])
+        }
+        Cmd::History { id } => {
+            let tenant = match &cli.tenant {
+                Some(t) => t.clone(),
+                None => engram
+                    .tenant_of(id)?
+                    .ok_or_else(|| Failure::input(format!("no memory with id {id:?}")))?,
+            };
+            let revs = engram.history(principal_for(&cli, &tenant), id)?;
+            print_lines(&revs.iter().map(wire::memory_json).collect::<Vec<_>>())
+        }
+        Cmd::List { scope, statuses } => {
+            let scope = scope_from_flags(&cli, scope)?;
+            let mut st = Vec::new();
+            for s in statuses {
+                let v: wire::Status = serde_json::from_value(Value::String(s.clone()))
+                    .map_err(|_| Failure::input(format!("--status: unknown status {s:?} (pending, active, superseded, retracted, expired, conflicted, archived)")))?;
+                st.push(v.into());
+            }
+            let p = principal_for(&cli, &scope.tenant);
+            let mems = engram.list(p, scope, st)?;
+            print_lines(&mems.iter().map(wire::memory_json).collect::<Vec<_>>())
+        }
+        Cmd::Demo | Cmd::Info => Ok(()),
+    }
+}
+
+fn info(cli: &Cli) -> Result<(), Failure> {
+    let mut engram = open(cli, ":memory:")?;
+    let policy = engram.info()?;
+    let rt = engram.runtime();
+    let i = &rt.info;
+    let v = json!({
+        "component": {"path": i.path, "bytes": i.bytes, "sha256": i.sha256},
+        "wit_package": "engram:memory@0.1.0",
+        "world": "memory-policy",
+        "package_version": policy.package_version,
+        "policy_version": policy.policy_version,
+        "imports": i.imports,
+        "exports": i.exports,
+        "startup": {
+            "compile_ms": rt.startup.compile.map(|d| d.as_secs_f64() * 1e3),
+            "deserialize_ms": rt.startup.deserialize.map(|d| d.as_secs_f64() * 1e3),
+        },
+    });
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, &v).map_err(|e| Failure::input(e.to_string()))?;
+    writeln!(out).map_err(|e| Failure::input(e.to_string()))
+}
+
+/// Lines of a reader, for callers that stream (kept for library users).
+pub fn lines_of(r: impl BufRead) -> impl Iterator<Item = std::io::Result<String>> {
+    r.lines()
+}

@@ -1,0 +1,792 @@
+//! The embedded SQLite store: one row per memory revision with a column for
+//! every pushed-down filter, a postings table for guest-computed index
+//! terms, an append-only event log, and tombstones. WAL mode; one
+//! transaction per commit; a versioned schema with migrations.
+//!
+//! A CLI run can wrap many guest calls in one outer transaction
+//! (`begin_batch`/`finish_batch`) so that a bad input line leaves nothing
+//! half-written: each commit is then a savepoint inside it.
+
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::{
+    params, params_from_iter, Connection, OptionalExtension, ToSql, TransactionBehavior,
+};
+
+use crate::backend::Backend;
+use crate::bindings::{
+    Datetime, Filter, MemoryKind, Principal, Receipt, Scope, ScopeMatch, Sensitivity, Status,
+    StoreError, Stored, TermStats, Tombstone, WeightedTerm, WriteOp,
+};
+use crate::bindings::{Memory, Payload};
+use crate::wire::MemoryJson;
+
+/// Schema migrations, applied in order; `user_version` records how many ran.
+const MIGRATIONS: &[&str] = &[
+    // 1: the initial schema.
+    r#"
+    CREATE TABLE memories (
+        rid          INTEGER PRIMARY KEY,
+        id           TEXT    NOT NULL,
+        revision     INTEGER NOT NULL,
+        tenant       TEXT    NOT NULL,
+        user         TEXT,
+        project      TEXT,
+        thread       TEXT,
+        agent        TEXT,
+        kind         TEXT    NOT NULL,
+        status       TEXT    NOT NULL,
+        sensitivity  INTEGER NOT NULL,
+        valid_from   INTEGER,
+        valid_to     INTEGER,
+        subject      TEXT,
+        predicate    TEXT,
+        condition    TEXT,
+        source_ref   TEXT,
+        updated_at   INTEGER NOT NULL,
+        etag         INTEGER NOT NULL,
+        length       INTEGER NOT NULL,
+        access_count INTEGER NOT NULL DEFAULT 0,
+        last_access  INTEGER,
+        body         TEXT    NOT NULL,
+        UNIQUE (id, revision)
+    );
+    -- The data model's rule, enforced by the store: at most one active
+    -- revision per (scope, subject, predicate, condition).
+    CREATE UNIQUE INDEX memories_one_active_per_key ON memories (
+        tenant, ifnull(user, ''), ifnull(project, ''), ifnull(thread, ''), ifnull(agent, ''),
+        subject, predicate, ifnull(condition, '')
+    ) WHERE status = 'active' AND kind = 'semantic';
+    CREATE INDEX memories_scope ON memories (tenant, user, project, status);
+    CREATE INDEX memories_key ON memories (tenant, subject, predicate);
+    -- Postings carry the hard-filter columns of their memory, so term
+    -- statistics and candidate search filter inside the index without
+    -- joining every posting to its memory.
+    CREATE TABLE postings (
+        term        TEXT    NOT NULL,
+        tenant      TEXT    NOT NULL,
+        rid         INTEGER NOT NULL REFERENCES memories (rid) ON DELETE CASCADE,
+        user        TEXT,
+        project     TEXT,
+        thread      TEXT,
+        agent       TEXT,
+        kind        TEXT    NOT NULL,
+        status      TEXT    NOT NULL,
+        sensitivity INTEGER NOT NULL,
+        valid_from  INTEGER,
+        valid_to    INTEGER,
+        PRIMARY KEY (term, tenant, rid)
+    ) WITHOUT ROWID;
+    CREATE INDEX postings_rid ON postings (rid);
+    CREATE TABLE derived_from (
+        event TEXT    NOT NULL,
+        rid   INTEGER NOT NULL REFERENCES memories (rid) ON DELETE CASCADE,
+        PRIMARY KEY (event, rid)
+    ) WITHOUT ROWID;
+    CREATE INDEX derived_from_rid ON derived_from (rid);
+    CREATE TABLE events (
+        tenant  TEXT    NOT NULL,
+        session TEXT    NOT NULL,
+        seq     INTEGER NOT NULL,
+        user    TEXT,
+        project TEXT,
+        thread  TEXT,
+        agent   TEXT,
+        kind    TEXT    NOT NULL,
+        at      INTEGER NOT NULL,
+        payload TEXT    NOT NULL,
+        PRIMARY KEY (tenant, session, seq)
+    );
+    CREATE INDEX events_kind_at ON events (tenant, kind, at);
+    CREATE TABLE tombstones (
+        tenant      TEXT    NOT NULL,
+        fingerprint TEXT    NOT NULL,
+        length      INTEGER NOT NULL,
+        kind        TEXT    NOT NULL,
+        created_at  INTEGER NOT NULL,
+        offset_min  INTEGER NOT NULL,
+        PRIMARY KEY (tenant, fingerprint, length)
+    );
+    "#,
+];
+
+pub struct SqliteStore {
+    conn: Connection,
+    /// Inside an outer CLI transaction: commits become savepoints.
+    in_batch: bool,
+    reads: u64,
+}
+
+fn backend_err(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Backend(e.to_string())
+}
+
+fn status_name(s: Status) -> &'static str {
+    crate::wire::Status::from(s).name()
+}
+fn kind_name(k: MemoryKind) -> &'static str {
+    crate::wire::MemoryKind::from(k).name()
+}
+fn sensitivity_rank(s: Sensitivity) -> i64 {
+    match s {
+        Sensitivity::Public => 0,
+        Sensitivity::Internal => 1,
+        Sensitivity::Personal => 2,
+        Sensitivity::Sensitive => 3,
+    }
+}
+
+impl SqliteStore {
+    /// Open (creating and migrating as needed) the database at `path`.
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        let conn = Connection::open(path).map_err(backend_err)?;
+        Self::init(conn)
+    }
+
+    /// A private in-memory database (tests, benchmarks).
+    pub fn open_in_memory() -> Result<Self, StoreError> {
+        Self::init(Connection::open_in_memory().map_err(backend_err)?)
+    }
+
+    fn init(conn: Connection) -> Result<Self, StoreError> {
+        conn.busy_timeout(Duration::from_secs(30))
+            .map_err(backend_err)?;
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;
+             PRAGMA cache_size = -131072; PRAGMA mmap_size = 1073741824; PRAGMA temp_store = MEMORY;",
+        )
+        .map_err(backend_err)?;
+        let mut s = SqliteStore {
+            conn,
+            in_batch: false,
+            reads: 0,
+        };
+        s.migrate()?;
+        Ok(s)
+    }
+
+    /// The schema version this database is at.
+    pub fn schema_version(&self) -> Result<u32, StoreError> {
+        self.conn
+            .query_row("PRAGMA user_version", [], |r| r.get::<_, u32>(0))
+            .map_err(backend_err)
+    }
+
+    fn migrate(&mut self) -> Result<(), StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(backend_err)?;
+        let at: usize = tx
+            .query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))
+            .map_err(backend_err)? as usize;
+        if at > MIGRATIONS.len() {
+            return Err(StoreError::Backend(format!(
+                "database schema version {at} is newer than this engram ({}); upgrade engram",
+                MIGRATIONS.len()
+            )));
+        }
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(at) {
+            tx.execute_batch(sql).map_err(backend_err)?;
+            tx.execute_batch(&format!("PRAGMA user_version = {}", i + 1))
+                .map_err(backend_err)?;
+        }
+        tx.commit().map_err(backend_err)
+    }
+
+    fn row_to_stored(
+        body: String,
+        etag: i64,
+        length: i64,
+        access: i64,
+        last: Option<i64>,
+        offset: i32,
+    ) -> Result<Stored, StoreError> {
+        let mj: MemoryJson = serde_json::from_str(&body)
+            .map_err(|e| StoreError::Backend(format!("corrupt memory row: {e}")))?;
+        let mut memory: Memory = mj.into();
+        memory.access_count = access.clamp(0, u32::MAX as i64) as u32;
+        if let Some(ms) = last {
+            memory.last_accessed = Some(Datetime {
+                epoch_ms: ms,
+                offset_minutes: offset,
+            });
+        }
+        Ok(Stored {
+            memory,
+            etag: etag as u64,
+            length: length as u32,
+        })
+    }
+
+    fn query_stored(
+        &mut self,
+        sql: &str,
+        args: &[Box<dyn ToSql>],
+    ) -> Result<Vec<Stored>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(sql).map_err(backend_err)?;
+        let rows = stmt
+            .query_map(params_from_iter(args.iter().map(|b| b.as_ref())), |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, i64>(3)?,
+                    r.get::<_, Option<i64>>(4)?,
+                ))
+            })
+            .map_err(backend_err)?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (body, etag, length, access, last) = row.map_err(backend_err)?;
+            out.push(Self::row_to_stored(body, etag, length, access, last, 0)?);
+        }
+        self.reads += out.len() as u64;
+        Ok(out)
+    }
+}
+
+/// SQL for a filter over `memories m`, with its parameters.
+fn where_clause(f: &Filter) -> (String, Vec<Box<dyn ToSql>>) {
+    where_clause_on("m", f)
+}
+
+/// Does the filter need columns only `memories` has (key, source)?
+fn needs_memory_columns(f: &Filter) -> bool {
+    f.subject.is_some() || f.predicate.is_some() || f.condition.is_some() || f.source_ref.is_some()
+}
+
+/// The filter over table alias `a` (`m` = memories, `p` = postings, which
+/// carry every column except the key and source ones).
+fn where_clause_on(a: &str, f: &Filter) -> (String, Vec<Box<dyn ToSql>>) {
+    let mut sql = vec![format!("{a}.tenant = ?")];
+    let mut args: Vec<Box<dyn ToSql>> = vec![Box::new(f.scope.tenant.clone())];
+    for (col, val) in [
+        ("user", &f.scope.user),
+        ("project", &f.scope.project),
+        ("thread", &f.scope.thread),
+        ("agent", &f.scope.agent),
+    ] {
+        match (f.scope_match, val) {
+            (ScopeMatch::Exact, v) => {
+                sql.push(format!("{a}.{col} IS ?"));
+                args.push(Box::new(v.clone()));
+            }
+            (ScopeMatch::Visible, Some(v)) => {
+                sql.push(format!("({a}.{col} IS NULL OR {a}.{col} = ?)"));
+                args.push(Box::new(v.clone()));
+            }
+            (ScopeMatch::Visible, None) => sql.push(format!("{a}.{col} IS NULL")),
+        }
+    }
+    if !f.kinds.is_empty() {
+        sql.push(format!(
+            "{a}.kind IN ({})",
+            vec!["?"; f.kinds.len()].join(",")
+        ));
+        args.extend(
+            f.kinds
+                .iter()
+                .map(|k| Box::new(kind_name(*k)) as Box<dyn ToSql>),
+        );
+    }
+    if !f.statuses.is_empty() {
+        sql.push(format!(
+            "{a}.status IN ({})",
+            vec!["?"; f.statuses.len()].join(",")
+        ));
+        args.extend(
+            f.statuses
+                .iter()
+                .map(|s| Box::new(status_name(*s)) as Box<dyn ToSql>),
+        );
+    }
+    if f.exclude_archived {
+        sql.push(format!("{a}.status <> 'archived'"));
+    }
+    if let Some(at) = f.valid_at {
+        sql.push(format!("({a}.valid_from IS NULL OR {a}.valid_from <= ?) AND ({a}.valid_to IS NULL OR {a}.valid_to > ?)"));
+        args.push(Box::new(at.epoch_ms));
+        args.push(Box::new(at.epoch_ms));
+    }
+    if let Some(s) = f.sensitivity_max {
+        sql.push(format!("{a}.sensitivity <= ?"));
+        args.push(Box::new(sensitivity_rank(s)));
+    }
+    if let Some(s) = &f.subject {
+        sql.push("m.subject = ?".into());
+        args.push(Box::new(s.clone()));
+    }
+    if let Some(p) = &f.predicate {
+        sql.push("m.predicate = ?".into());
+        args.push(Box::new(p.clone()));
+    }
+    match &f.condition {
+        None => {}
+        Some(None) => sql.push("m.kind = 'semantic' AND m.condition IS NULL".into()),
+        Some(Some(c)) => {
+            sql.push("m.condition = ?".into());
+            args.push(Box::new(c.clone()));
+        }
+    }
+    if let Some(r) = &f.source_ref {
+        sql.push(
+            "(m.source_ref = ? OR m.rid IN (SELECT rid FROM derived_from WHERE event = ?))".into(),
+        );
+        args.push(Box::new(r.clone()));
+        args.push(Box::new(r.clone()));
+    }
+    (sql.join(" AND "), args)
+}
+
+const SELECT_STORED: &str =
+    "SELECT m.body, m.etag, m.length, m.access_count, m.last_access FROM memories m";
+
+/// Columns derived from a memory for filtering.
+struct Columns<'a> {
+    subject: Option<&'a str>,
+    predicate: Option<&'a str>,
+    condition: Option<&'a str>,
+}
+
+fn columns(m: &Memory) -> Columns<'_> {
+    match &m.payload {
+        Payload::Semantic(p) => Columns {
+            subject: Some(&p.subject),
+            predicate: Some(&p.predicate),
+            condition: p.condition.as_deref(),
+        },
+        _ => Columns {
+            subject: None,
+            predicate: None,
+            condition: None,
+        },
+    }
+}
+
+fn conflict_or_backend(e: rusqlite::Error, what: &str) -> StoreError {
+    match &e {
+        rusqlite::Error::SqliteFailure(f, _)
+            if f.code == rusqlite::ErrorCode::ConstraintViolation =>
+        {
+            StoreError::Conflict(format!("{what}: {e}"))
+        }
+        _ => backend_err(e),
+    }
+}
+
+fn write_row(
+    tx: &rusqlite::Savepoint,
+    m: &Memory,
+    terms: &[String],
+    etag: i64,
+    rid: Option<i64>,
+) -> Result<i64, StoreError> {
+    let body = serde_json::to_string(&MemoryJson::from(m.clone())).map_err(backend_err)?;
+    let c = columns(m);
+    let what = format!("{} revision {}", m.id, m.revision);
+    let mut uniq: Vec<&str> = terms.iter().map(String::as_str).collect();
+    uniq.sort_unstable();
+    uniq.dedup();
+    let rid = match rid {
+        None => {
+            tx.execute(
+                "INSERT INTO memories (id, revision, tenant, user, project, thread, agent, kind, status, sensitivity,
+                    valid_from, valid_to, subject, predicate, condition, source_ref, updated_at, etag, length, access_count, body)
+                 VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                params![
+                    m.id, m.revision, m.scope.tenant, m.scope.user, m.scope.project, m.scope.thread, m.scope.agent,
+                    kind_name(m.kind), status_name(m.status), sensitivity_rank(m.sensitivity),
+                    m.valid_from.map(|d| d.epoch_ms), m.valid_to.map(|d| d.epoch_ms),
+                    c.subject, c.predicate, c.condition, m.provenance.source.reference,
+                    m.updated_at.epoch_ms, etag, uniq.len() as i64, m.access_count, body
+                ],
+            )
+            .map_err(|e| conflict_or_backend(e, &what))?;
+            tx.last_insert_rowid()
+        }
+        Some(rid) => {
+            tx.execute(
+                "UPDATE memories SET status = ?, sensitivity = ?, valid_from = ?, valid_to = ?, subject = ?, predicate = ?,
+                    condition = ?, source_ref = ?, updated_at = ?, etag = ?, length = ?, body = ?, kind = ?
+                 WHERE rid = ?",
+                params![
+                    status_name(m.status), sensitivity_rank(m.sensitivity),
+                    m.valid_from.map(|d| d.epoch_ms), m.valid_to.map(|d| d.epoch_ms),
+                    c.subject, c.predicate, c.condition, m.provenance.source.reference,
+                    m.updated_at.epoch_ms, etag, uniq.len() as i64, body, kind_name(m.kind), rid
+                ],
+            )
+            .map_err(|e| conflict_or_backend(e, &what))?;
+            tx.execute("DELETE FROM postings WHERE rid = ?", [rid])
+                .map_err(backend_err)?;
+            tx.execute("DELETE FROM derived_from WHERE rid = ?", [rid])
+                .map_err(backend_err)?;
+            rid
+        }
+    };
+    {
+        let mut ins = tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO postings (term, tenant, rid, user, project, thread, agent, kind, status, sensitivity, valid_from, valid_to)
+                 VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            )
+            .map_err(backend_err)?;
+        let (kind, status, sens) = (
+            kind_name(m.kind),
+            status_name(m.status),
+            sensitivity_rank(m.sensitivity),
+        );
+        let (vf, vt) = (
+            m.valid_from.map(|d| d.epoch_ms),
+            m.valid_to.map(|d| d.epoch_ms),
+        );
+        for term in uniq {
+            ins.execute(params![
+                term,
+                m.scope.tenant,
+                rid,
+                m.scope.user,
+                m.scope.project,
+                m.scope.thread,
+                m.scope.agent,
+                kind,
+                status,
+                sens,
+                vf,
+                vt
+            ])
+            .map_err(backend_err)?;
+        }
+        let mut der = tx
+            .prepare_cached("INSERT OR IGNORE INTO derived_from (event, rid) VALUES (?, ?)")
+            .map_err(backend_err)?;
+        for ev in &m.provenance.source_event_ids {
+            der.execute(params![ev, rid]).map_err(backend_err)?;
+        }
+    }
+    Ok(rid)
+}
+
+fn principal_clause(p: &Principal) -> (String, Vec<Box<dyn ToSql>>) {
+    let mut sql = "m.tenant = ?".to_string();
+    let mut args: Vec<Box<dyn ToSql>> = vec![Box::new(p.tenant.clone())];
+    if let Some(u) = &p.user {
+        sql.push_str(" AND m.user = ?");
+        args.push(Box::new(u.clone()));
+    }
+    if let Some(pr) = &p.project {
+        sql.push_str(" AND m.project = ?");
+        args.push(Box::new(pr.clone()));
+    }
+    (sql, args)
+}
+
+impl Backend for SqliteStore {
+    fn find(&mut self, filter: &Filter, limit: u32) -> Result<Vec<Stored>, StoreError> {
+        let (w, mut args) = where_clause(filter);
+        args.push(Box::new(limit as i64));
+        self.query_stored(
+            &format!("{SELECT_STORED} WHERE {w} ORDER BY m.updated_at DESC, m.id, m.revision DESC LIMIT ?"),
+            &args,
+        )
+    }
+
+    fn revisions(&mut self, principal: &Principal, id: &str) -> Result<Vec<Stored>, StoreError> {
+        let (w, mut args) = principal_clause(principal);
+        args.push(Box::new(id.to_string()));
+        self.query_stored(
+            &format!("{SELECT_STORED} WHERE {w} AND m.id = ? ORDER BY m.revision"),
+            &args,
+        )
+    }
+
+    fn stats(&mut self, filter: &Filter, terms: &[String]) -> Result<TermStats, StoreError> {
+        let (w, args) = where_clause(filter);
+        let (documents, average_length): (i64, f64) = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT count(*), ifnull(avg(m.length), 0.0) FROM memories m WHERE {w}"
+            ))
+            .and_then(|mut s| {
+                s.query_row(params_from_iter(args.iter().map(|b| b.as_ref())), |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+            })
+            .map_err(backend_err)?;
+        let mut frequencies = Vec::with_capacity(terms.len());
+        let (sql, pargs) = if needs_memory_columns(filter) {
+            (format!("SELECT count(*) FROM postings p JOIN memories m ON m.rid = p.rid WHERE p.term = ? AND {w}"), args)
+        } else {
+            let (pw, pargs) = where_clause_on("p", filter);
+            (
+                format!("SELECT count(*) FROM postings p WHERE p.term = ? AND {pw}"),
+                pargs,
+            )
+        };
+        let mut stmt = self.conn.prepare_cached(&sql).map_err(backend_err)?;
+        for term in terms {
+            let mut a: Vec<&dyn ToSql> = vec![term];
+            a.extend(pargs.iter().map(|b| b.as_ref()));
+            let n: i64 = stmt
+                .query_row(params_from_iter(a), |r| r.get(0))
+                .map_err(backend_err)?;
+            frequencies.push(n as u64);
+        }
+        Ok(TermStats {
+            documents: documents as u64,
+            average_length,
+            frequencies,
+        })
+    }
+
+    fn search(
+        &mut self,
+        filter: &Filter,
+        terms: &[WeightedTerm],
+        limit: u32,
+    ) -> Result<Vec<Stored>, StoreError> {
+        if terms.is_empty() || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let values = vec!["(?, ?)"; terms.len()].join(", ");
+        let mut args: Vec<Box<dyn ToSql>> = Vec::new();
+        for t in terms {
+            args.push(Box::new(t.term.clone()));
+            args.push(Box::new(t.weight));
+        }
+        let sql = if needs_memory_columns(filter) {
+            let (w, fargs) = where_clause(filter);
+            args.extend(fargs);
+            format!(
+                "WITH q(term, weight) AS (VALUES {values}),
+                      hits AS (SELECT p.rid AS rid, sum(q.weight) AS score FROM q JOIN postings p ON p.term = q.term GROUP BY p.rid)
+                 SELECT m.body, m.etag, m.length, m.access_count, m.last_access
+                 FROM hits h JOIN memories m ON m.rid = h.rid
+                 WHERE {w}
+                 ORDER BY h.score DESC, m.id, m.revision
+                 LIMIT ?"
+            )
+        } else {
+            // Score inside the postings index; join only the winners.
+            let (pw, fargs) = where_clause_on("p", filter);
+            args.extend(fargs);
+            format!(
+                "WITH q(term, weight) AS (VALUES {values}),
+                      hits AS (SELECT p.rid AS rid, sum(q.weight) AS score
+                               FROM q JOIN postings p ON p.term = q.term
+                               WHERE {pw}
+                               GROUP BY p.rid ORDER BY score DESC, p.rid LIMIT ?)
+                 SELECT m.body, m.etag, m.length, m.access_count, m.last_access
+                 FROM hits h JOIN memories m ON m.rid = h.rid
+                 ORDER BY h.score DESC, m.id, m.revision"
+            )
+        };
+        args.push(Box::new(limit as i64));
+        self.query_stored(&sql, &args)
+    }
+
+    fn commit(&mut self, principal: &Principal, ops: &[WriteOp]) -> Result<Receipt, StoreError> {
+        let outer = if self.in_batch { None } else { Some(()) };
+        if outer.is_some() {
+            self.conn
+                .execute_batch("BEGIN IMMEDIATE")
+                .map_err(backend_err)?;
+        }
+        let result = apply_ops(&mut self.conn, principal, ops);
+        if outer.is_some() {
+            let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
+            self.conn.execute_batch(end).map_err(backend_err)?;
+        }
+        result
+    }
+
+    fn tombstones(&mut self, tenant: &str) -> Result<Vec<Tombstone>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT fingerprint, length, kind, created_at, offset_min FROM tombstones WHERE tenant = ? ORDER BY created_at, fingerprint")
+            .map_err(backend_err)?;
+        let rows = stmt
+            .query_map([tenant], |r| {
+                Ok(Tombstone {
+                    fingerprint: r.get(0)?,
+                    length: r.get(1)?,
+                    kind: r.get(2)?,
+                    created_at: Datetime {
+                        epoch_ms: r.get(3)?,
+                        offset_minutes: r.get(4)?,
+                    },
+                })
+            })
+            .map_err(backend_err)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(backend_err)
+    }
+
+    fn count_events(
+        &mut self,
+        scope: &Scope,
+        kind: &str,
+        since: Datetime,
+    ) -> Result<u64, StoreError> {
+        self.conn
+            .prepare_cached(
+                "SELECT count(*) FROM events WHERE tenant = ? AND user IS ? AND project IS ? AND thread IS ? AND agent IS ?
+                 AND kind = ? AND at >= ?",
+            )
+            .and_then(|mut s| {
+                s.query_row(
+                    params![scope.tenant, scope.user, scope.project, scope.thread, scope.agent, kind, since.epoch_ms],
+                    |r| r.get::<_, i64>(0),
+                )
+            })
+            .map(|n| n as u64)
+            .map_err(backend_err)
+    }
+
+    fn records_read(&self) -> u64 {
+        self.reads
+    }
+
+    fn tenant_of(&mut self, id: &str) -> Result<Option<String>, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT tenant FROM memories WHERE id = ? LIMIT 1",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(backend_err)
+    }
+
+    fn begin_batch(&mut self) -> Result<(), StoreError> {
+        self.conn
+            .execute_batch("BEGIN IMMEDIATE")
+            .map_err(backend_err)?;
+        self.in_batch = true;
+        Ok(())
+    }
+
+    fn finish_batch(&mut self, ok: bool) -> Result<(), StoreError> {
+        if !self.in_batch {
+            return Ok(());
+        }
+        self.in_batch = false;
+        self.conn
+            .execute_batch(if ok { "COMMIT" } else { "ROLLBACK" })
+            .map_err(backend_err)
+    }
+}
+
+/// Apply every op inside one savepoint: all or nothing.
+fn apply_ops(
+    conn: &mut Connection,
+    principal: &Principal,
+    ops: &[WriteOp],
+) -> Result<Receipt, StoreError> {
+    let sp = conn.savepoint().map_err(backend_err)?;
+    let mut receipt = Receipt {
+        sequences: Vec::new(),
+        etags: Vec::new(),
+    };
+    for op in ops {
+        match op {
+            WriteOp::Insert(ins) => {
+                write_row(&sp, &ins.memory, &ins.index_terms, 1, None)?;
+                receipt.etags.push(1);
+            }
+            WriteOp::Update(up) => {
+                let m = &up.memory;
+                let cur: Option<(i64, i64)> = sp
+                    .query_row(
+                        "SELECT rid, etag FROM memories WHERE id = ? AND revision = ? AND tenant = ?",
+                        params![m.id, m.revision, m.scope.tenant],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
+                    )
+                    .optional()
+                    .map_err(backend_err)?;
+                let Some((rid, etag)) = cur else {
+                    return Err(StoreError::Conflict(format!(
+                        "{} revision {} does not exist",
+                        m.id, m.revision
+                    )));
+                };
+                if etag as u64 != up.expected_etag {
+                    return Err(StoreError::Conflict(format!(
+                        "{} revision {} was changed by another writer (etag {etag}, expected {})",
+                        m.id, m.revision, up.expected_etag
+                    )));
+                }
+                write_row(&sp, m, &up.index_terms, etag + 1, Some(rid))?;
+                receipt.etags.push(etag as u64 + 1);
+            }
+            WriteOp::Erase(id) => {
+                let (w, mut args) = principal_clause(principal);
+                args.push(Box::new(id.clone()));
+                sp.execute(
+                    &format!("DELETE FROM memories WHERE rid IN (SELECT m.rid FROM memories m WHERE {w} AND m.id = ?)"),
+                    params_from_iter(args.iter().map(|b| b.as_ref())),
+                )
+                .map_err(backend_err)?;
+            }
+            WriteOp::ScrubEvents(fragment) => {
+                if !fragment.is_empty() {
+                    sp.execute(
+                        "UPDATE events SET payload = replace(payload, ?, '[erased]') WHERE tenant = ? AND instr(payload, ?) > 0",
+                        params![fragment, principal.tenant, fragment],
+                    )
+                    .map_err(backend_err)?;
+                }
+            }
+            WriteOp::Tombstone(t) => {
+                sp.execute(
+                    "INSERT OR IGNORE INTO tombstones (tenant, fingerprint, length, kind, created_at, offset_min) VALUES (?,?,?,?,?,?)",
+                    params![principal.tenant, t.fingerprint, t.length, t.kind, t.created_at.epoch_ms, t.created_at.offset_minutes],
+                )
+                .map_err(backend_err)?;
+            }
+            WriteOp::Append(e) => {
+                let seq: i64 = sp
+                    .query_row(
+                        "SELECT ifnull(max(seq), 0) + 1 FROM events WHERE tenant = ? AND session = ?",
+                        params![e.scope.tenant, e.session],
+                        |r| r.get(0),
+                    )
+                    .map_err(backend_err)?;
+                sp.execute(
+                    "INSERT INTO events (tenant, session, seq, user, project, thread, agent, kind, at, payload) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    params![e.scope.tenant, e.session, seq, e.scope.user, e.scope.project, e.scope.thread, e.scope.agent, e.kind, e.at.epoch_ms, e.payload],
+                )
+                .map_err(backend_err)?;
+                receipt.sequences.push(seq as u64);
+            }
+            WriteOp::Touch(r) => {
+                sp.execute(
+                    "UPDATE memories SET access_count = access_count + 1 WHERE id = ? AND revision = ? AND tenant = ?",
+                    params![r.id, r.revision, principal.tenant],
+                )
+                .map_err(backend_err)?;
+            }
+        }
+    }
+    sp.commit().map_err(backend_err)?;
+    Ok(receipt)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrates_to_the_latest_schema_and_reopens() {
+        let dir = std::env::temp_dir().join(format!("engram-sqlite-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("m.db");
+        let _ = std::fs::remove_file(&path);
+        let s = SqliteStore::open(&path).unwrap();
+        assert_eq!(s.schema_version().unwrap() as usize, MIGRATIONS.len());
+        drop(s);
+        let s = SqliteStore::open(&path).unwrap();
+        assert_eq!(s.schema_version().unwrap() as usize, MIGRATIONS.len());
+    }
+}
