@@ -4,7 +4,7 @@
 //! with its number and field, the exit code is non-zero, and nothing is
 //! written: a whole invocation is one transaction.
 
-use std::io::{BufRead, IsTerminal, Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -102,6 +102,7 @@ pub enum Cmd {
 }
 
 /// A failure with the exit code it maps to.
+#[derive(Debug)]
 pub struct Failure {
     pub code: i32,
     pub message: String,
@@ -131,7 +132,9 @@ impl From<Error> for Failure {
 
 pub fn main() -> i32 {
     let cli = Cli::parse();
-    match run(cli) {
+    let mut stdin = std::io::stdin().lock();
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    match run(cli, &mut stdin, &mut stdout).and_then(|()| flush(&mut stdout)) {
         Ok(()) => 0,
         Err(f) => {
             eprintln!("engram: {}", f.message);
@@ -166,21 +169,43 @@ fn parse_one<T: DeserializeOwned>(raw: &str, number: usize) -> Result<T, Failure
     let de = &mut serde_json::Deserializer::from_str(raw);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
+        let inner = e.inner();
+        // serde_json appends "at line 1 column N" (of this one line): keep the column only.
+        let text = inner.to_string();
+        let text = match text.rfind(" at line ") {
+            Some(i) => format!("{} (column {})", &text[..i], inner.column()),
+            None => text,
+        };
         if path == "." || path.is_empty() {
-            Failure::input(format!("line {number}: {}", e.inner()))
+            Failure::input(format!("line {number}: {text}"))
         } else {
-            Failure::input(format!("line {number}: field `{path}`: {}", e.inner()))
+            Failure::input(format!("line {number}: field `{path}`: {text}"))
         }
     })
 }
 
-fn read_stdin() -> Result<String, Failure> {
+fn read_all(input: &mut dyn Read) -> Result<String, Failure> {
     let mut s = String::new();
-    std::io::stdin()
-        .lock()
+    input
         .read_to_string(&mut s)
         .map_err(|e| Failure::input(format!("reading stdin: {e}")))?;
     Ok(s)
+}
+
+/// A closed pipe (`engram … | head`) is not an error.
+fn io_failure(e: std::io::Error) -> Result<(), Failure> {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        Ok(())
+    } else {
+        Err(Failure {
+            code: 1,
+            message: format!("writing output: {e}"),
+        })
+    }
+}
+
+fn flush(out: &mut dyn Write) -> Result<(), Failure> {
+    out.flush().or_else(io_failure)
 }
 
 fn principal_for(cli: &Cli, tenant: &str) -> w::Principal {
@@ -262,15 +287,15 @@ fn by_tenant<T: Clone, R>(
     Ok(results.into_iter().flatten().collect())
 }
 
-fn print_lines(values: &[Value]) -> Result<(), Failure> {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+fn print_lines(out: &mut dyn Write, values: &[Value]) -> Result<(), Failure> {
     for v in values {
-        serde_json::to_writer(&mut out, v).map_err(|e| Failure::input(e.to_string()))?;
-        out.write_all(b"\n")
-            .map_err(|e| Failure::input(e.to_string()))?;
+        let mut line = serde_json::to_string(v).map_err(|e| Failure::input(e.to_string()))?;
+        line.push('\n');
+        if let Err(e) = out.write_all(line.as_bytes()) {
+            return io_failure(e);
+        }
     }
-    out.flush().map_err(|e| Failure::input(e.to_string()))
+    Ok(())
 }
 
 fn scope_from_flags(cli: &Cli, s: &ScopeArgs) -> Result<w::Scope, Failure> {
@@ -314,18 +339,19 @@ fn transactional<R>(
     r
 }
 
-pub fn run(cli: Cli) -> Result<(), Failure> {
+/// Run one command with the given standard input and output.
+pub fn run(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<(), Failure> {
     match &cli.cmd {
-        Cmd::Demo => return crate::demo::run(&cli),
-        Cmd::Info => return info(&cli),
+        Cmd::Demo => return crate::demo::run(&cli, out),
+        Cmd::Info => return info(&cli, out),
         _ => {}
     }
     let mut engram = open(&cli, &cli.db)?;
     match &cli.cmd {
         Cmd::Classify | Cmd::Remember => {
-            let lines = parse_lines::<wire::CandidateIn>(&read_stdin()?)?;
+            let lines = parse_lines::<wire::CandidateIn>(&read_all(stdin)?)?;
             let store = matches!(cli.cmd, Cmd::Remember);
-            let out = transactional(&mut engram, |e| {
+            let res = transactional(&mut engram, |e| {
                 by_tenant(
                     &cli,
                     e,
@@ -341,11 +367,25 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                     },
                 )
             })?;
-            print_lines(&out.iter().map(wire::decision_json).collect::<Vec<_>>())
+            print_lines(
+                out,
+                &res.iter().map(wire::decision_json).collect::<Vec<_>>(),
+            )
         }
         Cmd::Import => {
-            let lines = parse_lines::<wire::ImportIn>(&read_stdin()?)?;
-            let out = transactional(&mut engram, |e| {
+            let input = read_all(stdin)?;
+            // Two passes over each line, so errors keep their field path.
+            let heads = parse_lines::<wire::ImportHead>(&input)?;
+            let bodies = parse_lines::<wire::CandidateIn>(&input)?;
+            let lines: Vec<Line<wire::ImportIn>> = heads
+                .into_iter()
+                .zip(bodies)
+                .map(|(h, b)| Line {
+                    number: h.number,
+                    value: wire::ImportIn { external_id: h.value.external_id, kind: h.value.kind, candidate: b.value },
+                })
+                .collect();
+            let res = transactional(&mut engram, |e| {
                 by_tenant(
                     &cli,
                     e,
@@ -355,31 +395,32 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 )
             })?;
             print_lines(
-                &out.iter()
+                out,
+                &res.iter()
                     .map(|r| json!({"id": r.memory_id, "external_id": r.external_id}))
                     .collect::<Vec<_>>(),
             )
         }
         Cmd::Recall => {
-            let lines = parse_lines::<wire::QueryIn>(&read_stdin()?)?;
-            let out = by_tenant(
+            let lines = parse_lines::<wire::QueryIn>(&read_all(stdin)?)?;
+            let res = by_tenant(
                 &cli,
                 &mut engram,
                 &lines,
                 |q| q.scope.tenant.as_str(),
                 |e, p, items| e.recall(p, items.into_iter().map(Into::into).collect()),
             )?;
-            print_lines(&out.iter().map(wire::recall_json).collect::<Vec<_>>())
+            print_lines(out, &res.iter().map(wire::recall_json).collect::<Vec<_>>())
         }
         Cmd::Pack => {
-            let input = read_stdin()?;
+            let input = read_all(stdin)?;
             let req: wire::PackIn = parse_one(input.trim(), 1)?;
             let p = principal_for(&cli, &req.scope.tenant);
             let packed = engram.pack(p, req.into())?;
-            print_lines(&[wire::packed_json(&packed)])
+            print_lines(out, &[wire::packed_json(&packed)])
         }
         Cmd::Forget => {
-            let lines = parse_lines::<wire::ForgetIn>(&read_stdin()?)?;
+            let lines = parse_lines::<wire::ForgetIn>(&read_all(stdin)?)?;
             let mut selectors = Vec::new();
             for l in lines {
                 let number = l.number;
@@ -389,7 +430,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                     .map_err(|(f, m)| Failure::input(format!("line {number}: field `{f}`: {m}")))?;
                 selectors.push(Line { number, value: sel });
             }
-            let out = transactional(&mut engram, |e| {
+            let res = transactional(&mut engram, |e| {
                 let mut reports = Vec::new();
                 for s in &selectors {
                     let tenant = match &s.value {
@@ -413,13 +454,13 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 }
                 Ok(reports)
             })?;
-            print_lines(&out)
+            print_lines(out, &res)
         }
         Cmd::Sweep(s) => {
             let scope = scope_from_flags(&cli, s)?;
             let p = principal_for(&cli, &scope.tenant);
             let r = transactional(&mut engram, |e| Ok(e.sweep(p, scope)?))?;
-            print_lines(&[wire::sweep_json(&r)])
+            print_lines(out, &[wire::sweep_json(&r)])
         }
         Cmd::History { id } => {
             let tenant = match &cli.tenant {
@@ -429,7 +470,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                     .ok_or_else(|| Failure::input(format!("no memory with id {id:?}")))?,
             };
             let revs = engram.history(principal_for(&cli, &tenant), id)?;
-            print_lines(&revs.iter().map(wire::memory_json).collect::<Vec<_>>())
+            print_lines(out, &revs.iter().map(wire::memory_json).collect::<Vec<_>>())
         }
         Cmd::List { scope, statuses } => {
             let scope = scope_from_flags(&cli, scope)?;
@@ -441,13 +482,13 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             }
             let p = principal_for(&cli, &scope.tenant);
             let mems = engram.list(p, scope, st)?;
-            print_lines(&mems.iter().map(wire::memory_json).collect::<Vec<_>>())
+            print_lines(out, &mems.iter().map(wire::memory_json).collect::<Vec<_>>())
         }
         Cmd::Demo | Cmd::Info => Ok(()),
     }
 }
 
-fn info(cli: &Cli) -> Result<(), Failure> {
+fn info(cli: &Cli, out: &mut dyn Write) -> Result<(), Failure> {
     let mut engram = open(cli, ":memory:")?;
     let policy = engram.info()?;
     let rt = engram.runtime();
@@ -465,12 +506,6 @@ fn info(cli: &Cli) -> Result<(), Failure> {
             "deserialize_ms": rt.startup.deserialize.map(|d| d.as_secs_f64() * 1e3),
         },
     });
-    let mut out = std::io::stdout().lock();
-    serde_json::to_writer_pretty(&mut out, &v).map_err(|e| Failure::input(e.to_string()))?;
-    writeln!(out).map_err(|e| Failure::input(e.to_string()))
-}
-
-/// Lines of a reader, for callers that stream (kept for library users).
-pub fn lines_of(r: impl BufRead) -> impl Iterator<Item = std::io::Result<String>> {
-    r.lines()
+    let text = serde_json::to_string_pretty(&v).map_err(|e| Failure::input(e.to_string()))?;
+    writeln!(out, "{text}").or_else(io_failure)
 }

@@ -2,7 +2,7 @@
 
 use crate::cli::{Cli, Failure};
 
-pub fn run(_cli: &Cli) -> Result<(), Failure> {
+pub fn run(_cli: &Cli, _out: &mut dyn std::io::Write) -> Result<(), Failure> {
     Err(Failure {
         code: 1,
         message: "demo: not yet written".into(),

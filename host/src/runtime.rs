@@ -7,8 +7,6 @@
 
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
@@ -100,26 +98,16 @@ pub struct Runtime {
     pub startup: StartupTimes,
 }
 
-/// Stops the epoch ticker when the last runtime is gone.
+/// Tick the engine's epoch until the engine is dropped: deadlines are
+/// counted in ticks. One thread per engine; it ends with the engine.
 fn start_ticker(engine: &Engine) {
-    static STARTED: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     let weak = engine.weak();
-    STARTED.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(true));
-        let f = flag.clone();
-        std::thread::Builder::new()
-            .name("engram-epoch".into())
-            .spawn(move || {
-                while f.load(Ordering::Relaxed) {
-                    std::thread::sleep(EPOCH_TICK);
-                    match weak.upgrade() {
-                        Some(e) => e.increment_epoch(),
-                        None => break,
-                    }
-                }
-            })
-            .ok();
-        flag
+    let _ = std::thread::Builder::new().name("engram-epoch".into()).spawn(move || loop {
+        std::thread::sleep(EPOCH_TICK);
+        match weak.upgrade() {
+            Some(e) => e.increment_epoch(),
+            None => break,
+        }
     });
 }
 

@@ -219,13 +219,31 @@ impl From<CandidateIn> for w::Candidate {
     }
 }
 
-/// An import line: a candidate plus its external id and decided kind.
-#[derive(Debug, Clone, Deserialize)]
+/// An import line: a candidate plus its external id and decided kind. It
+/// is read in two passes over the same line (`ImportHead`, then
+/// `CandidateIn`) rather than with `#[serde(flatten)]`, which would lose the
+/// field path of errors.
+#[derive(Debug, Clone)]
 pub struct ImportIn {
     pub external_id: String,
     pub kind: MemoryKind,
-    #[serde(flatten)]
     pub candidate: CandidateIn,
+}
+
+/// The import-only fields of an import line.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ImportHead {
+    pub external_id: String,
+    pub kind: MemoryKind,
+}
+
+impl<'de> Deserialize<'de> for ImportIn {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Value::deserialize(d)?;
+        let head: ImportHead = serde_json::from_value(v.clone()).map_err(serde::de::Error::custom)?;
+        let candidate: CandidateIn = serde_json::from_value(v).map_err(serde::de::Error::custom)?;
+        Ok(ImportIn { external_id: head.external_id, kind: head.kind, candidate })
+    }
 }
 
 impl From<ImportIn> for w::ImportRecord {

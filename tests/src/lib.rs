@@ -1,1 +1,117 @@
+//! Shared helpers for the end-to-end tests in `tests/tests/`.
 
+use engram_host::bindings as w;
+use engram_host::{Engram, Options};
+
+/// 2026-08-01T10:00:00+08:00, the instant most tests run at.
+pub fn fixed_now() -> w::Datetime {
+    engram_host::clock::parse("2026-08-01T10:00:00+08:00").expect("valid instant")
+}
+
+/// A fresh in-memory store behind the real component, with a fixed clock.
+pub fn engram() -> Engram {
+    engram_with(Options {
+        now: Some(fixed_now()),
+        ..Options::default()
+    })
+}
+
+pub fn engram_with(opts: Options) -> Engram {
+    Engram::open(":memory:", opts).expect("open engram")
+}
+
+pub fn scope(tenant: &str, user: Option<&str>) -> w::Scope {
+    w::Scope {
+        tenant: tenant.into(),
+        user: user.map(Into::into),
+        project: None,
+        thread: None,
+        agent: None,
+    }
+}
+
+pub fn principal(tenant: &str) -> w::Principal {
+    engram_host::tenant_principal(tenant)
+}
+
+/// A candidate with only the required fields set.
+pub fn candidate(
+    tenant: &str,
+    user: Option<&str>,
+    text: &str,
+    source: w::SourceKind,
+) -> w::Candidate {
+    w::Candidate {
+        id: None,
+        text: text.into(),
+        scope: scope(tenant, user),
+        source: w::Source {
+            kind: source,
+            reference: Some("evt-1".into()),
+        },
+        observed_at: None,
+        confidence: None,
+        kind_hint: None,
+        subject: None,
+        predicate: None,
+        object: None,
+        condition: None,
+        occurred_at: None,
+        valid_from: None,
+        valid_to: None,
+        entities: Vec::new(),
+        embedding: None,
+    }
+}
+
+/// An episodic import record.
+pub fn episode(tenant: &str, user: &str, external_id: &str, text: &str) -> w::ImportRecord {
+    let mut c = candidate(tenant, Some(user), text, w::SourceKind::User);
+    c.occurred_at = Some(fixed_now());
+    w::ImportRecord {
+        external_id: external_id.into(),
+        kind: w::MemoryKind::Episodic,
+        candidate: c,
+    }
+}
+
+pub fn query(tenant: &str, user: Option<&str>, text: &str, k: u32) -> w::Query {
+    w::Query {
+        id: Some("q".into()),
+        text: text.into(),
+        scope: scope(tenant, user),
+        k,
+        as_of: None,
+        kinds: Vec::new(),
+        entities: Vec::new(),
+        embedding: None,
+        sensitivity_ceiling: None,
+        explain_rejected: false,
+    }
+}
+
+/// Run the CLI in-process with `args` (after `engram`) and `stdin`.
+pub fn cli(args: &[&str], stdin: &str) -> Result<String, engram_host::cli::Failure> {
+    use clap::Parser;
+    let mut argv = vec!["engram"];
+    argv.extend_from_slice(args);
+    let cli =
+        engram_host::cli::Cli::try_parse_from(argv).map_err(|e| engram_host::cli::Failure {
+            code: 2,
+            message: e.to_string(),
+        })?;
+    let mut out = Vec::new();
+    engram_host::cli::run(cli, &mut stdin.as_bytes(), &mut out)?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// A unique temporary database path.
+pub fn temp_db(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("engram-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = dir.join(format!("{name}.db"));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", p.display()));
+    }
+    p.display().to_string()
+}

@@ -1,0 +1,82 @@
+//! The component's import surface is part of its security promise: it may
+//! import the engram interfaces and the WASI CLI/IO interfaces that Rust's
+//! std links (the host defines those as traps: no capability behind them).
+//! Any new import fails this test.
+
+use engram_tests::engram;
+
+const ALLOWED: &[&str] = &[
+    "engram:memory/types",
+    "engram:memory/store",
+    "engram:memory/clock",
+    // Linked by Rust std on wasm32-wasip2; trapping stubs in every host.
+    "wasi:io/poll",
+    "wasi:io/error",
+    "wasi:io/streams",
+    "wasi:cli/environment",
+    "wasi:cli/exit",
+    "wasi:cli/stdin",
+    "wasi:cli/stdout",
+    "wasi:cli/stderr",
+    "wasi:cli/terminal-input",
+    "wasi:cli/terminal-output",
+    "wasi:cli/terminal-stdin",
+    "wasi:cli/terminal-stdout",
+    "wasi:cli/terminal-stderr",
+];
+
+fn unversioned(name: &str) -> &str {
+    name.split('@').next().unwrap_or(name)
+}
+
+#[test]
+fn imports_grant_no_capability_beyond_store_and_clock() {
+    let e = engram();
+    let imports = &e.runtime().info.imports;
+    assert!(imports
+        .iter()
+        .any(|i| unversioned(i) == "engram:memory/store"));
+    assert!(imports
+        .iter()
+        .any(|i| unversioned(i) == "engram:memory/clock"));
+    let unexpected: Vec<&String> = imports
+        .iter()
+        .filter(|i| !ALLOWED.contains(&unversioned(i)))
+        .collect();
+    assert!(
+        unexpected.is_empty(),
+        "the component gained imports: {unexpected:?}"
+    );
+    for banned in [
+        "wasi:filesystem",
+        "wasi:sockets",
+        "wasi:random",
+        "wasi:http",
+        "wasi:clocks",
+    ] {
+        assert!(
+            !imports.iter().any(|i| i.starts_with(banned)),
+            "{banned} imported"
+        );
+    }
+}
+
+#[test]
+fn exports_the_versioned_policy_interface() {
+    let mut e = engram();
+    assert_eq!(
+        e.runtime().info.exports,
+        vec!["engram:memory/policy@0.1.0".to_string()]
+    );
+    let info = e.info().expect("info");
+    assert_eq!(info.package_version, "0.1.0");
+    assert!(info.policy_version.starts_with("engram-policy/"));
+}
+
+#[test]
+fn the_component_is_small_and_stripped() {
+    let e = engram();
+    let bytes = e.runtime().info.bytes;
+    assert!(bytes < 1_000_000, "component is {bytes} bytes");
+    assert_eq!(e.runtime().info.sha256.len(), 64);
+}
