@@ -99,6 +99,8 @@ pub enum Cmd {
     Info,
     /// A narrated end-to-end run on a fresh embedded store.
     Demo,
+    /// Measure speed, scale, size and the wasm/native ratio.
+    Bench(crate::bench::BenchArgs),
 }
 
 /// A failure with the exit code it maps to.
@@ -343,6 +345,7 @@ fn transactional<R>(
 pub fn run(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<(), Failure> {
     match &cli.cmd {
         Cmd::Demo => return crate::demo::run(&cli, out),
+        Cmd::Bench(args) => return crate::bench::run(&cli, args, out),
         Cmd::Info => return info(&cli, out),
         _ => {}
     }
@@ -382,7 +385,11 @@ pub fn run(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<(), Fa
                 .zip(bodies)
                 .map(|(h, b)| Line {
                     number: h.number,
-                    value: wire::ImportIn { external_id: h.value.external_id, kind: h.value.kind, candidate: b.value },
+                    value: wire::ImportIn {
+                        external_id: h.value.external_id,
+                        kind: h.value.kind,
+                        candidate: b.value,
+                    },
                 })
                 .collect();
             let res = transactional(&mut engram, |e| {
@@ -484,7 +491,7 @@ pub fn run(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<(), Fa
             let mems = engram.list(p, scope, st)?;
             print_lines(out, &mems.iter().map(wire::memory_json).collect::<Vec<_>>())
         }
-        Cmd::Demo | Cmd::Info => Ok(()),
+        Cmd::Demo | Cmd::Info | Cmd::Bench(_) => Ok(()),
     }
 }
 

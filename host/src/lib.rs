@@ -9,6 +9,7 @@
 //! ```
 
 pub mod backend;
+pub mod bench;
 pub mod bindings;
 pub mod cli;
 pub mod clock;

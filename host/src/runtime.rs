@@ -102,13 +102,15 @@ pub struct Runtime {
 /// counted in ticks. One thread per engine; it ends with the engine.
 fn start_ticker(engine: &Engine) {
     let weak = engine.weak();
-    let _ = std::thread::Builder::new().name("engram-epoch".into()).spawn(move || loop {
-        std::thread::sleep(EPOCH_TICK);
-        match weak.upgrade() {
-            Some(e) => e.increment_epoch(),
-            None => break,
-        }
-    });
+    let _ = std::thread::Builder::new()
+        .name("engram-epoch".into())
+        .spawn(move || loop {
+            std::thread::sleep(EPOCH_TICK);
+            match weak.upgrade() {
+                Some(e) => e.increment_epoch(),
+                None => break,
+            }
+        });
 }
 
 fn engine_config(limits: &Limits) -> Config {

@@ -240,9 +240,14 @@ pub struct ImportHead {
 impl<'de> Deserialize<'de> for ImportIn {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Value::deserialize(d)?;
-        let head: ImportHead = serde_json::from_value(v.clone()).map_err(serde::de::Error::custom)?;
+        let head: ImportHead =
+            serde_json::from_value(v.clone()).map_err(serde::de::Error::custom)?;
         let candidate: CandidateIn = serde_json::from_value(v).map_err(serde::de::Error::custom)?;
-        Ok(ImportIn { external_id: head.external_id, kind: head.kind, candidate })
+        Ok(ImportIn {
+            external_id: head.external_id,
+            kind: head.kind,
+            candidate,
+        })
     }
 }
 
