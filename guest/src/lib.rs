@@ -21,20 +21,27 @@ pub use bindings::engram::memory::types;
 pub mod config;
 pub mod errors;
 pub mod model;
+pub mod stem;
 pub mod store;
 pub mod text;
 pub mod time;
 
 // The policy, one concept per module.
 pub mod classify;
+pub mod compress;
+pub mod cues;
+pub mod demo;
 pub mod gates;
 pub mod index;
+pub mod injection;
+pub mod intent;
 pub mod pack;
 pub mod rank;
 pub mod resolve;
 pub mod secrets;
 pub mod timeexpr;
 pub mod tokens;
+pub mod tombstone;
 
 // The exported operations, written against `store::Store` and `store::Clock`.
 pub mod api;

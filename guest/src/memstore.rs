@@ -73,6 +73,7 @@ pub fn filter_matches(f: &Filter, m: &Memory) -> bool {
     let scope_ok = match f.scope_match {
         ScopeMatch::Exact => m.scope == f.scope,
         ScopeMatch::Visible => scope_visible(&m.scope, &f.scope),
+        ScopeMatch::Within => crate::model::scope_within(&m.scope, &f.scope),
     };
     let key = semantic_key(m);
     scope_ok

@@ -103,6 +103,19 @@ pub fn scope_visible(mem: &Scope, query: &Scope) -> bool {
         && dim(&mem.agent, &query.agent)
 }
 
+/// Is a memory in `mem` stored under `scope` (equal on every dimension the
+/// scope sets; anything on the ones it leaves unset)?
+pub fn scope_within(mem: &Scope, scope: &Scope) -> bool {
+    fn dim(m: &Option<String>, s: &Option<String>) -> bool {
+        s.is_none() || m == s
+    }
+    mem.tenant == scope.tenant
+        && dim(&mem.user, &scope.user)
+        && dim(&mem.project, &scope.project)
+        && dim(&mem.thread, &scope.thread)
+        && dim(&mem.agent, &scope.agent)
+}
+
 /// How many scope dimensions below the tenant a memory pins: narrower
 /// memories beat global ones.
 pub fn scope_depth(s: &Scope) -> u32 {

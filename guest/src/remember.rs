@@ -11,10 +11,10 @@ use crate::gates::{evaluate, GateInput, GateOutcome};
 use crate::model::{default_retention, filter, make_id, memory_kind_of, semantic_key};
 use crate::resolve::{resolve, Resolution};
 use crate::types::{
-    Candidate, Datetime, Decision, Disposition, Error, ImportReceipt, ImportRecord, Memory,
-    MemoryKind, MemoryRef, Payload, Provenance, Status, WriteAction,
+    Candidate, Datetime, Decision, Disposition, Error, GateName, ImportReceipt, ImportRecord,
+    Memory, MemoryKind, MemoryRef, Payload, Provenance, Status, WriteAction,
 };
-use crate::wit_store::{Event, Insert, ScopeMatch, Stored, Tombstone, Update, WriteOp};
+use crate::wit_store::{Event, Insert, ScopeMatch, StoreError, Stored, Tombstone, Update, WriteOp};
 
 /// Reject malformed candidates before anything is decided.
 pub fn validate(index: usize, c: &Candidate) -> Result<(), Error> {
@@ -34,32 +34,109 @@ pub fn validate(index: usize, c: &Candidate) -> Result<(), Error> {
             return Err(invalid(Some(index), "valid_to", "must be after valid_from"));
         }
     }
+    let max = crate::config::Policy::default().write.max_text_chars;
+    if c.text.chars().count() > max {
+        return Err(invalid(
+            Some(index),
+            "text",
+            format!("longer than {max} characters"),
+        ));
+    }
+    // Structured hints, when given, must say something (SPEC §2).
+    for (field, v) in [
+        ("subject", &c.subject),
+        ("predicate", &c.predicate),
+        ("object", &c.object),
+        ("condition", &c.condition),
+        ("source.ref", &c.source.reference),
+    ] {
+        if v.as_ref().is_some_and(|x| x.trim().is_empty()) {
+            return Err(invalid(Some(index), field, "must not be empty when given"));
+        }
+    }
+    if let Some(i) = c.entities.iter().position(|e| e.key.trim().is_empty()) {
+        return Err(invalid(
+            Some(index),
+            &format!("entities[{i}]"),
+            "entity keys must not be empty",
+        ));
+    }
+    if c.embedding
+        .as_ref()
+        .is_some_and(|e| e.iter().any(|x| !x.is_finite()))
+    {
+        return Err(invalid(Some(index), "embedding", "must be finite numbers"));
+    }
     Ok(())
 }
 
-/// Writes of this batch not yet committed, so later candidates see earlier ones.
+/// One memory write of a batch: an insert, or an update guarded by the etag
+/// read before the batch was planned.
+#[derive(Clone)]
+struct Write {
+    memory: Memory,
+    /// `None` = insert.
+    expected_etag: Option<u64>,
+}
+
+/// Writes of this batch not yet committed, so later candidates see earlier
+/// ones. One op per revision: a later change to a revision the batch already
+/// writes replaces the earlier op (keeping its insert or its etag guard).
 #[derive(Default)]
 struct Batch {
+    writes: BTreeMap<(String, u32), Write>,
+    /// (id, revision) in the order first written.
+    order: Vec<(String, u32)>,
+    /// Events, committed after the memory writes, in order.
     ops: Vec<WriteOp>,
-    /// (id, revision) → the revision as it will be after the commit.
-    overlay: BTreeMap<(String, u32), Stored>,
 }
 
 impl Batch {
-    fn put(&mut self, memory: Memory, op: WriteOp) {
-        let etag = match &op {
-            WriteOp::Update(u) => u.expected_etag,
-            _ => 0,
-        };
-        self.overlay.insert(
-            (memory.id.clone(), memory.revision),
-            Stored {
-                memory,
-                etag,
-                length: 0,
-            },
-        );
-        self.ops.push(op);
+    fn insert(&mut self, memory: Memory) {
+        self.write(memory, None);
+    }
+
+    fn update(&mut self, memory: Memory, expected_etag: u64) {
+        self.write(memory, Some(expected_etag));
+    }
+
+    fn write(&mut self, memory: Memory, expected_etag: Option<u64>) {
+        let key = (memory.id.clone(), memory.revision);
+        match self.writes.get_mut(&key) {
+            Some(w) => w.memory = memory,
+            None => {
+                self.order.push(key.clone());
+                self.writes.insert(
+                    key,
+                    Write {
+                        memory,
+                        expected_etag,
+                    },
+                );
+            }
+        }
+    }
+
+    /// The ops of the commit: first the writes that leave a revision not
+    /// active, then those that make one active (so no statement of the
+    /// commit ever sees two active revisions of a key), then the events.
+    fn commit_ops(&self) -> Vec<WriteOp> {
+        let mut out = Vec::with_capacity(self.order.len() + self.ops.len());
+        for activating in [false, true] {
+            for key in &self.order {
+                let Some(w) = self.writes.get(key) else {
+                    continue;
+                };
+                if (w.memory.status == Status::Active) == activating {
+                    out.push(match w.expected_etag {
+                        None => insert_op(&w.memory),
+                        Some(e) => update_op(&w.memory, e),
+                    });
+                }
+            }
+        }
+        out.extend(self.ops.iter().cloned());
+        out
     }
 
     /// Every known revision of `id`: the store's, overlaid with this batch's.
@@ -70,9 +147,17 @@ impl Batch {
             .into_iter()
             .map(|s| (s.memory.revision, s))
             .collect();
-        for ((oid, rev), s) in &self.overlay {
+        for ((oid, rev), w) in &self.writes {
             if oid == id {
-                by_rev.insert(*rev, s.clone());
+                let etag = w.expected_etag.unwrap_or(0);
+                by_rev.insert(
+                    *rev,
+                    Stored {
+                        memory: w.memory.clone(),
+                        etag,
+                        length: 0,
+                    },
+                );
             }
         }
         Ok(by_rev.into_values().collect())
@@ -110,7 +195,7 @@ pub fn memory_id(kind: MemoryKind, scope_dbg: &str, payload: &Payload, text: &st
     }
 }
 
-fn scope_seed(s: &crate::types::Scope) -> String {
+pub(crate) fn scope_seed(s: &crate::types::Scope) -> String {
     format!(
         "{}/{}/{}/{}/{}",
         s.tenant,
@@ -188,89 +273,251 @@ fn update_op(m: &Memory, expected_etag: u64) -> WriteOp {
     })
 }
 
-/// Apply a resolution to the batch; returns (action, stored revision).
+fn mref(m: &Memory) -> MemoryRef {
+    MemoryRef {
+        id: m.id.clone(),
+        revision: m.revision,
+    }
+}
+
+fn next_revision(revs: &[Stored]) -> u32 {
+    revs.iter()
+        .map(|s| s.memory.revision)
+        .max()
+        .unwrap_or(0)
+        .saturating_add(1)
+}
+
+/// End a revision's validity at `at`, unless it already ends earlier.
+fn close_validity(m: &mut Memory, at: Datetime) {
+    m.valid_to = Some(match m.valid_to {
+        Some(t) if t.epoch_ms <= at.epoch_ms => t,
+        _ => at,
+    });
+}
+
+/// Merge the source events of `from` into `into`.
+fn merge_sources(into: &mut Memory, from: &Memory) {
+    for e in &from.provenance.source_event_ids {
+        if !into.provenance.source_event_ids.contains(e) {
+            into.provenance.source_event_ids.push(e.clone());
+        }
+    }
+}
+
+/// Confidence after independent corroboration (noisy-or), capped; never
+/// lowered.
+fn corroborate(a: f64, b: f64, cap: f64) -> f64 {
+    let joint = 1.0 - (1.0 - a) * (1.0 - b);
+    a.max(b).max(joint.min(cap))
+}
+
+/// What applying a resolution did.
+struct Applied {
+    action: WriteAction,
+    /// The revision written (or, for a retraction, withdrawn).
+    stored: Option<MemoryRef>,
+    /// The disposition when resolution changed it.
+    disposition: Option<Disposition>,
+    /// Did the conflict gate pass (when resolution decided it)?
+    conflict_passed: bool,
+}
+
+/// Apply a resolution of `new` against `revs` (every known revision of its
+/// id) to the batch.
 fn apply(
     batch: &mut Batch,
     mut new: Memory,
+    revs: &[Stored],
     resolution: Resolution,
     now: Datetime,
-) -> (WriteAction, MemoryRef) {
+    policy: &crate::config::Policy,
+) -> Applied {
+    let next = next_revision(revs);
+    let applied = |action, stored, disposition, conflict_passed| Applied {
+        action,
+        stored,
+        disposition,
+        conflict_passed,
+    };
     match resolution {
         Resolution::Create => {
-            let r = MemoryRef {
-                id: new.id.clone(),
-                revision: new.revision,
-            };
-            let op = insert_op(&new);
-            batch.put(new, op);
-            (WriteAction::Created, r)
+            new.revision = next;
+            let r = mref(&new);
+            batch.insert(new);
+            applied(WriteAction::Created, Some(r), None, true)
         }
-        Resolution::Duplicate(old) => {
-            let mut m = old.memory.clone();
-            for e in &new.provenance.source_event_ids {
-                if !m.provenance.source_event_ids.contains(e) {
-                    m.provenance.source_event_ids.push(e.clone());
+        Resolution::Duplicate { into, corroborates } => {
+            let mut m = into.memory.clone();
+            merge_sources(&mut m, &new);
+            if corroborates {
+                m.confidence = corroborate(
+                    m.confidence,
+                    new.confidence,
+                    policy.lifecycle.corroboration_cap,
+                );
+            }
+            // A supplement: entities and an embedding it did not have.
+            for e in &new.entities {
+                if !m.entities.iter().any(|x| x.key == e.key) {
+                    m.entities.push(e.clone());
                 }
             }
+            if m.embedding.is_none() {
+                m.embedding = new.embedding.clone();
+            }
             m.updated_at = now;
-            let r = MemoryRef {
-                id: m.id.clone(),
-                revision: m.revision,
-            };
-            let op = update_op(&m, old.etag);
-            batch.put(m, op);
-            (WriteAction::Duplicate, r)
+            let r = mref(&m);
+            batch.update(m, into.etag);
+            applied(WriteAction::Duplicate, Some(r), None, true)
         }
-        Resolution::Supersede(old) => {
-            new.id = old.memory.id.clone();
-            new.revision = old.memory.revision + 1;
-            new.supersedes = Some(MemoryRef {
-                id: old.memory.id.clone(),
-                revision: old.memory.revision,
-            });
-            let r = MemoryRef {
-                id: new.id.clone(),
-                revision: new.revision,
+        Resolution::Supersede { replaced, confirms } => {
+            new.revision = next;
+            let is_live =
+                |s: &&Stored| matches!(s.memory.status, Status::Active | Status::Conflicted);
+            let head = replaced
+                .iter()
+                .filter(is_live)
+                .max_by_key(|s| s.memory.revision)
+                .or_else(|| replaced.iter().max_by_key(|s| s.memory.revision));
+            new.supersedes = head.map(|s| mref(&s.memory));
+            // Bi-temporal: the new revision is valid from when it was said
+            // (or its own valid-from); the replaced ones end there.
+            let switch = crate::resolve::effective_start(&new);
+            if replaced.iter().any(|s| is_live(&s)) && new.valid_from.is_none() {
+                new.valid_from = Some(switch);
+            }
+            let r = mref(&new);
+            for s in &replaced {
+                let mut p = s.memory.clone();
+                if confirms && crate::resolve::same_content(&p, &new) {
+                    merge_sources(&mut new, &p);
+                    if crate::resolve::independent(&new, &p, policy) {
+                        new.confidence = corroborate(
+                            new.confidence,
+                            p.confidence,
+                            policy.lifecycle.corroboration_cap,
+                        );
+                    }
+                }
+                if is_live(&s) {
+                    close_validity(&mut p, switch);
+                } else {
+                    // A pending revision was never used: it was never valid.
+                    p.valid_from = Some(switch);
+                    p.valid_to = Some(switch);
+                }
+                p.status = Status::Superseded;
+                p.superseded_by = Some(r.clone());
+                p.updated_at = now;
+                batch.update(p, s.etag);
+            }
+            batch.insert(new);
+            let action = if confirms {
+                WriteAction::Duplicate
+            } else {
+                WriteAction::Superseded
             };
-            let mut prev = old.memory.clone();
-            prev.status = Status::Superseded;
-            prev.superseded_by = Some(r.clone());
-            prev.updated_at = now;
-            let op = update_op(&prev, old.etag);
-            batch.put(prev, op);
-            let op = insert_op(&new);
-            batch.put(new, op);
-            (WriteAction::Superseded, r)
+            applied(action, Some(r), None, true)
         }
-        Resolution::Park(after) => {
-            new.id = after.memory.id.clone();
-            new.revision = after.memory.revision + 1;
-            let r = MemoryRef {
-                id: new.id.clone(),
-                revision: new.revision,
-            };
-            let op = insert_op(&new);
-            batch.put(new, op);
-            (WriteAction::Created, r)
-        }
-        Resolution::Conflict(old) => {
-            new.id = old.memory.id.clone();
-            new.revision = old.memory.revision + 1;
+        Resolution::Conflict { with } => {
+            new.revision = next;
             new.status = Status::Conflicted;
-            let r = MemoryRef {
-                id: new.id.clone(),
-                revision: new.revision,
-            };
-            let mut prev = old.memory.clone();
-            prev.status = Status::Conflicted;
-            prev.updated_at = now;
-            let op = update_op(&prev, old.etag);
-            batch.put(prev, op);
-            let op = insert_op(&new);
-            batch.put(new, op);
-            (WriteAction::Conflicted, r)
+            for s in &with {
+                if s.memory.status != Status::Conflicted {
+                    let mut p = s.memory.clone();
+                    p.status = Status::Conflicted;
+                    p.updated_at = now;
+                    batch.update(p, s.etag);
+                }
+            }
+            let r = mref(&new);
+            batch.insert(new);
+            applied(WriteAction::Conflicted, Some(r), None, false)
+        }
+        Resolution::Park => {
+            let outranked = new.status != Status::Pending;
+            new.revision = next;
+            new.status = Status::Pending;
+            let r = mref(&new);
+            batch.insert(new);
+            applied(
+                WriteAction::Created,
+                Some(r),
+                Some(Disposition::Pending),
+                !outranked,
+            )
+        }
+        Resolution::Historical { valid_to } => {
+            new.revision = next;
+            new.status = Status::Expired;
+            new.valid_to = valid_to.or(Some(now));
+            // It held from when it was said, when that was before its end.
+            if new.valid_from.is_none()
+                && new
+                    .valid_to
+                    .is_some_and(|t| new.observed_at.epoch_ms < t.epoch_ms)
+            {
+                new.valid_from = Some(new.observed_at);
+            }
+            let r = mref(&new);
+            batch.insert(new);
+            applied(WriteAction::Created, Some(r), None, true)
+        }
+        Resolution::Exception { .. } => {
+            applied(WriteAction::None, None, Some(Disposition::Working), true)
+        }
+        Resolution::Retract { retracted } => {
+            let mut head = None;
+            for s in &retracted {
+                let mut p = s.memory.clone();
+                p.status = Status::Retracted;
+                close_validity(&mut p, now);
+                p.updated_at = now;
+                head = Some(mref(&p));
+                batch.update(p, s.etag);
+            }
+            applied(WriteAction::None, head, None, true)
         }
     }
+}
+
+/// Record what resolution did on a decision.
+fn record(decision: &mut Decision, applied: &Applied, reason: Option<String>) {
+    decision.action = applied.action;
+    if let Some(r) = &applied.stored {
+        decision.memory_id = Some(r.id.clone());
+        decision.revision = Some(r.revision);
+    }
+    if let Some(d) = applied.disposition {
+        decision.disposition = d;
+    }
+    if let Some(why) = reason {
+        if let Some(g) = decision
+            .gates
+            .iter_mut()
+            .find(|g| g.gate == GateName::Conflict)
+        {
+            g.passed = applied.conflict_passed;
+            g.reason = why.clone();
+        }
+        decision.reasons.push(why);
+    }
+}
+
+/// Reject a decision because of a tombstone (erased content never returns).
+fn reject_tombstoned(decision: &mut Decision, why: String) {
+    decision.disposition = Disposition::Rejected;
+    decision.action = WriteAction::None;
+    if let Some(g) = decision
+        .gates
+        .iter_mut()
+        .find(|g| g.gate == GateName::Sensitivity)
+    {
+        g.passed = false;
+        g.reason = why.clone();
+    }
+    decision.reasons.push(why);
 }
 
 struct Decided {
@@ -301,7 +548,15 @@ fn decide(
     };
     let since = crate::time::add_ms(now, -ctx.policy.rate_limit_window_minutes * 60_000);
     let recent_writes = if crate::model::principal_covers(&principal, &c.scope) {
-        ctx.store.count_events(&c.scope, "write", since)?
+        // Writes committed in the window, plus this batch's so far.
+        let in_batch = batch
+            .ops
+            .iter()
+            .filter(
+                |op| matches!(op, WriteOp::Append(e) if e.kind == "write" && e.scope == c.scope),
+            )
+            .count() as u64;
+        ctx.store.count_events(&c.scope, "write", since)? + in_batch
     } else {
         0
     };
@@ -382,11 +637,45 @@ fn event(c: &Candidate, kind: &str, payload: String, at: Datetime) -> WriteOp {
     })
 }
 
-/// Classify, gate, resolve and store, in one commit.
+/// Classify, gate, resolve and store, in one commit. When the commit loses a
+/// compare-and-swap (another writer changed a key this batch read), the whole
+/// batch is decided again from fresh reads, a bounded number of times: a
+/// concurrent update is resolved against, never lost.
 pub fn remember(ctx: &Ctx, candidates: &[Candidate]) -> Result<Vec<Decision>, Error> {
     for (i, c) in candidates.iter().enumerate() {
         validate(i, c)?;
     }
+    commit_with_retries(ctx, || plan_remember(ctx, candidates))
+}
+
+/// Plan a batch from fresh reads and commit it; on `StoreError::Conflict`
+/// plan again (at most `lifecycle.commit_retries` more times).
+pub fn commit_with_retries<T>(
+    ctx: &Ctx,
+    mut plan: impl FnMut() -> Result<(T, Vec<WriteOp>), Error>,
+) -> Result<T, Error> {
+    let attempts = ctx.policy.lifecycle.commit_retries.saturating_add(1);
+    let mut last = String::new();
+    for _ in 0..attempts {
+        let (out, ops) = plan()?;
+        if ops.is_empty() {
+            return Ok(out);
+        }
+        match ctx.store.commit(&ops) {
+            Ok(_) => return Ok(out),
+            Err(StoreError::Conflict(m)) => last = m,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(Error::Conflict(format!(
+        "concurrent writers kept changing the same memories; gave up after {attempts} attempts: {last}"
+    )))
+}
+
+fn plan_remember(
+    ctx: &Ctx,
+    candidates: &[Candidate],
+) -> Result<(Vec<Decision>, Vec<WriteOp>), Error> {
     let now = ctx.now();
     let tombstones = ctx.store.tombstones()?;
     let mut batch = Batch::default();
@@ -394,11 +683,26 @@ pub fn remember(ctx: &Ctx, candidates: &[Candidate]) -> Result<Vec<Decision>, Er
     for c in candidates {
         let Decided {
             mut decision,
-            memory,
+            mut memory,
         } = decide(ctx, c, &tombstones, &batch)?;
+        if matches!(
+            decision.disposition,
+            Disposition::Active | Disposition::Pending
+        ) {
+            // Defence in depth: the sensitivity gate rejects these already.
+            if let Some(why) = crate::tombstone::check(c, &tombstones) {
+                reject_tombstoned(&mut decision, why);
+                memory = None;
+            }
+        }
         match (decision.disposition, memory) {
             (Disposition::Working, _) => {
-                batch.ops.push(event(c, "task-state", c.text.clone(), now));
+                batch.ops.push(event(
+                    c,
+                    "task-state",
+                    crate::secrets::redact_all(&c.text),
+                    now,
+                ));
             }
             (Disposition::Active | Disposition::Pending, Some((kind, payload))) => {
                 let outcome = GateOutcome {
@@ -412,42 +716,46 @@ pub fn remember(ctx: &Ctx, candidates: &[Candidate]) -> Result<Vec<Decision>, Er
                 let mut m = build_memory(c, kind, payload, &outcome, None, now, ctx.policy.version);
                 m.valid_to = m.valid_to.or(inference_expiry(ctx, c, now));
                 let revs = batch.revisions(ctx, &m.id)?;
-                let resolution = if m.status == Status::Pending {
-                    pending_resolution(&m, &revs)
-                } else {
-                    resolve(&m, &live(&revs), ctx.policy)
-                };
-                let (action, r) = apply(&mut batch, m, resolution, now);
-                decision.action = action;
-                decision.memory_id = Some(r.id.clone());
-                decision.revision = Some(r.revision);
-                batch.ops.push(event(
-                    c,
-                    "write",
-                    format!(
-                        "{} {}#{}",
-                        crate::model::candidate_kind_name(decision.kind),
-                        r.id,
-                        r.revision
-                    ),
-                    now,
-                ));
+                let resolved = resolve(&m, &revs, now, ctx.policy);
+                let applied = apply(&mut batch, m, &revs, resolved.resolution, now, ctx.policy);
+                record(&mut decision, &applied, resolved.reason);
+                if applied.disposition == Some(Disposition::Working) {
+                    batch.ops.push(event(
+                        c,
+                        "task-state",
+                        crate::secrets::redact_all(&c.text),
+                        now,
+                    ));
+                }
+                if let Some(r) = &applied.stored {
+                    batch.ops.push(event(
+                        c,
+                        "write",
+                        format!(
+                            "{} {}#{} {}",
+                            crate::model::candidate_kind_name(decision.kind),
+                            r.id,
+                            r.revision,
+                            action_name(decision.action)
+                        ),
+                        now,
+                    ));
+                }
             }
             _ => {}
         }
         out.push(decision);
     }
-    ctx.store.commit(&batch.ops)?;
-    Ok(out)
+    Ok((out, batch.commit_ops()))
 }
 
-/// A pending memory never touches the live revisions: it is parked as the
-/// next revision of its id, or is a duplicate of an identical latest one.
-fn pending_resolution(m: &Memory, revs: &[Stored]) -> Resolution {
-    match revs.iter().max_by_key(|s| s.memory.revision) {
-        None => Resolution::Create,
-        Some(s) if s.memory.text == m.text => Resolution::Duplicate(s.clone()),
-        Some(s) => Resolution::Park(s.clone()),
+fn action_name(a: WriteAction) -> &'static str {
+    match a {
+        WriteAction::Created => "created",
+        WriteAction::Superseded => "superseded",
+        WriteAction::Duplicate => "duplicate",
+        WriteAction::Conflicted => "conflicted",
+        WriteAction::None => "retracted",
     }
 }
 
@@ -458,9 +766,10 @@ fn inference_expiry(ctx: &Ctx, c: &Candidate, now: Datetime) -> Option<Datetime>
         .then(|| crate::time::add_ms(now, ctx.policy.inference_ttl_days * crate::time::MS_PER_DAY))
 }
 
-/// Bulk-load already-decided records. Secrets and tombstones still reject.
+/// Bulk-load already-decided records. Secrets and tombstones still reject;
+/// keys resolve as in `remember` (with the same retry on a lost
+/// compare-and-swap).
 pub fn import_records(ctx: &Ctx, records: &[ImportRecord]) -> Result<Vec<ImportReceipt>, Error> {
-    let now = ctx.now();
     let principal = ctx.store.principal();
     for (i, r) in records.iter().enumerate() {
         validate(i, &r.candidate)?;
@@ -481,10 +790,22 @@ pub fn import_records(ctx: &Ctx, records: &[ImportRecord]) -> Result<Vec<ImportR
             ));
         }
     }
+    commit_with_retries(ctx, || plan_import(ctx, records))
+}
+
+fn plan_import(
+    ctx: &Ctx,
+    records: &[ImportRecord],
+) -> Result<(Vec<ImportReceipt>, Vec<WriteOp>), Error> {
+    let now = ctx.now();
+    let tombstones = ctx.store.tombstones()?;
     let mut batch = Batch::default();
     let mut out = Vec::with_capacity(records.len());
     for (i, r) in records.iter().enumerate() {
         let c = &r.candidate;
+        if let Some(why) = crate::tombstone::check(c, &tombstones) {
+            return Err(invalid(Some(i), "text", why));
+        }
         let payload = import_payload(i, r, now)?;
         let trust = ctx.policy.source(c.source.kind);
         let outcome = GateOutcome {
@@ -509,27 +830,47 @@ pub fn import_records(ctx: &Ctx, records: &[ImportRecord]) -> Result<Vec<ImportR
             m.id = make_id("m", &format!("{}|{}", scope_seed(&c.scope), r.external_id));
         }
         let revs = batch.revisions(ctx, &m.id)?;
-        let resolution = resolve(&m, &live(&revs), ctx.policy);
-        let resolution = match resolution {
-            Resolution::Create if !revs.is_empty() => {
-                // Re-import of the same external id: a new revision.
-                let latest = revs.iter().max_by_key(|s| s.memory.revision).cloned();
-                match latest {
-                    Some(s) if s.memory.text == m.text => Resolution::Duplicate(s),
-                    Some(s) => Resolution::Supersede(s),
-                    None => Resolution::Create,
-                }
+        let resolution = if semantic_key(&m).is_some() {
+            match resolve(&m, &revs, now, ctx.policy).resolution {
+                // A decided record is kept, for review, rather than dropped.
+                Resolution::Exception { .. } => Resolution::Park,
+                other => other,
             }
-            other => other,
+        } else {
+            reimport_resolution(&m, &revs)
         };
-        let (_, mref) = apply(&mut batch, m, resolution, now);
+        let applied = apply(&mut batch, m.clone(), &revs, resolution, now, ctx.policy);
         out.push(ImportReceipt {
             external_id: r.external_id.clone(),
-            memory_id: mref.id,
+            memory_id: applied.stored.map(|s| s.id).unwrap_or(m.id),
         });
     }
-    ctx.store.commit(&batch.ops)?;
-    Ok(out)
+    Ok((out, batch.commit_ops()))
+}
+
+/// An episode or procedure imported again under the same external id: the
+/// same content merges, new content is a new revision.
+fn reimport_resolution(m: &Memory, revs: &[Stored]) -> Resolution {
+    match revs.iter().max_by_key(|s| s.memory.revision) {
+        None => Resolution::Create,
+        Some(s) if crate::resolve::same_content(m, &s.memory) => Resolution::Duplicate {
+            into: s.clone(),
+            corroborates: false,
+        },
+        Some(_) => Resolution::Supersede {
+            replaced: revs
+                .iter()
+                .filter(|s| {
+                    matches!(
+                        s.memory.status,
+                        Status::Active | Status::Conflicted | Status::Pending
+                    )
+                })
+                .cloned()
+                .collect(),
+            confirms: false,
+        },
+    }
 }
 
 /// The payload of an imported record of a decided kind.

@@ -1,37 +1,1615 @@
-//! Detection of secrets and credentials (never written) and of sensitive
-//! personal data (written only with explicit intent).
+//! Detection of secrets and credentials (never written, whatever the source)
+//! and of sensitive personal data (written only with an explicit ask).
+//!
+//! Secrets are found by several independent detectors, not one pattern:
+//! well-known token formats (cloud keys, API tokens, JWTs, private key
+//! blocks, bearer headers), connection URLs with a password, `KEY=value`
+//! assignments and environment dumps, keyword-anchored values ("密码是 …",
+//! "API key is …"), account/password pairs, and a Shannon-entropy check for
+//! random-looking tokens. Personal data: national ID numbers (with the
+//! GB 11643 checksum), payment card numbers (Luhn), phone numbers, passport
+//! numbers, health conditions, e-mail addresses.
+//!
+//! Findings carry byte ranges of the sensitive value in the original text,
+//! so it can be redacted, and a `hint` that is safe to print (a format
+//! prefix or a key name, never the value).
 
-/// A secret found in a text.
+use crate::config::{Policy, WritePolicy};
+use crate::cues::{find_any, fold, Hit};
+use crate::types::Sensitivity;
+
+/// A secret or a piece of personal data found in a text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
-    /// The family, e.g. "aws-access-key", "password", "jwt".
+    /// Machine name, e.g. "aws-access-key", "password", "payment-card".
     pub family: &'static str,
-    /// The matched span's byte range in the text.
+    /// Human-readable name, e.g. "AWS access key".
+    pub label: &'static str,
+    /// Safe to print: a format prefix ("AKIA…") or a key name, never the value.
+    pub hint: String,
+    /// The sensitive value's byte range in the text.
     pub start: usize,
     pub end: usize,
 }
 
-/// Secrets and credentials in `text`.
-pub fn find_secrets(text: &str) -> Vec<Finding> {
-    let lower = text.to_lowercase();
-    let mut out = Vec::new();
-    for (needle, family) in [
-        ("password", "password"),
-        ("密码", "password"),
-        ("akia", "aws-access-key"),
-    ] {
-        if let Some(i) = lower.find(needle) {
-            out.push(Finding {
-                family,
-                start: i,
-                end: i + needle.len(),
-            });
+impl Finding {
+    /// How sensitive a memory holding this personal data is.
+    pub fn sensitivity(&self) -> Sensitivity {
+        match self.family {
+            "phone-number" | "email-address" => Sensitivity::Personal,
+            _ => Sensitivity::Sensitive,
         }
+    }
+
+    /// Does this personal data need an explicit ask to be written? (E-mail
+    /// addresses do not; they only raise the memory's sensitivity.)
+    pub fn gated(&self) -> bool {
+        self.family != "email-address"
+    }
+
+    /// "AWS access key (AKIA…)" for a reason.
+    pub fn describe(&self) -> String {
+        if self.hint.is_empty() {
+            self.label.to_string()
+        } else {
+            format!("{} ({})", self.label, self.hint)
+        }
+    }
+}
+
+/// Secrets and credentials in `text`, under the default policy.
+pub fn find_secrets(text: &str) -> Vec<Finding> {
+    find_secrets_with(text, &Policy::default().write)
+}
+
+/// Sensitive personal data in `text`, under the default policy.
+pub fn find_personal(text: &str) -> Vec<Finding> {
+    find_personal_with(text, &Policy::default().write)
+}
+
+/// `text` with every secret and gated personal value replaced by
+/// `[REDACTED:family]`.
+pub fn redact_all(text: &str) -> String {
+    let mut all = find_secrets(text);
+    all.extend(find_personal(text));
+    redact(text, &all)
+}
+
+/// `text` with the given findings replaced by `[REDACTED:family]`.
+pub fn redact(text: &str, findings: &[Finding]) -> String {
+    let mut spans: Vec<&Finding> = findings.iter().collect();
+    spans.sort_by_key(|f| (f.start, std::cmp::Reverse(f.end)));
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for f in spans {
+        if f.start < at || f.end > text.len() {
+            continue;
+        }
+        let (Some(before), true) = (text.get(at..f.start), text.is_char_boundary(f.end)) else {
+            continue;
+        };
+        out.push_str(before);
+        out.push_str("[REDACTED:");
+        out.push_str(f.family);
+        out.push(']');
+        at = f.end;
+    }
+    out.push_str(text.get(at..).unwrap_or(""));
+    out
+}
+
+/// `text` with the findings blanked by spaces, keeping its byte layout (so
+/// the classifier never reads a secret's characters as cues).
+pub fn mask(text: &str, findings: &[Finding]) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for f in findings {
+        if f.start <= f.end
+            && f.end <= text.len()
+            && text.is_char_boundary(f.start)
+            && text.is_char_boundary(f.end)
+        {
+            for b in &mut bytes[f.start..f.end] {
+                *b = b' ';
+            }
+        }
+    }
+    // Whole characters were replaced by ASCII, so this cannot fail; fall
+    // back to the original rather than panic.
+    String::from_utf8(bytes).unwrap_or_else(|_| text.to_string())
+}
+
+/// Secrets and credentials in `text`.
+pub fn find_secrets_with(text: &str, wp: &WritePolicy) -> Vec<Finding> {
+    let folded = fold(text);
+    let mut out = Vec::new();
+    prefixed_tokens(text, &mut out);
+    jwts(text, &mut out);
+    private_keys(text, &mut out);
+    auth_headers(text, &folded, &mut out);
+    url_credentials(text, &mut out);
+    assignments(text, wp, &mut out);
+    keyword_values(text, &folded, wp, &mut out);
+    credential_pairs(text, &folded, wp, &mut out);
+    // The shape checks last: they only add tokens no named detector found.
+    let mut random = Vec::new();
+    password_like(text, &mut random);
+    high_entropy(text, wp, &mut random);
+    let random: Vec<Finding> = random
+        .into_iter()
+        .filter(|r| !out.iter().any(|f| r.start < f.end && f.start < r.end))
+        .collect();
+    out.extend(random);
+    dedup(out)
+}
+
+/// Sensitive personal data in `text`.
+pub fn find_personal_with(text: &str, wp: &WritePolicy) -> Vec<Finding> {
+    let folded = fold(text);
+    let mut out = Vec::new();
+    numbers(text, &folded, wp, &mut out);
+    passports(text, &folded, wp, &mut out);
+    // One health finding is enough to gate; report the first.
+    if let Some(h) = find_any(&folded, wp.cues.health, wp.wildcard_max_gap_chars).first() {
+        out.push(Finding {
+            family: "health",
+            label: "health condition",
+            hint: format!("'{}'", h.cue),
+            start: h.start,
+            end: h.end,
+        });
+    }
+    emails(text, &mut out);
+    dedup(out)
+}
+
+/// Keep the first of overlapping findings (sorted by position).
+fn dedup(mut v: Vec<Finding>) -> Vec<Finding> {
+    v.sort_by_key(|f| (f.start, std::cmp::Reverse(f.end)));
+    let mut out: Vec<Finding> = Vec::new();
+    for f in v {
+        if out.iter().any(|g| f.start < g.end && g.start < f.end) {
+            continue;
+        }
+        out.push(f);
     }
     out
 }
 
-/// Sensitive personal data in `text` (ID numbers, card numbers, phones, health).
-pub fn find_personal(_text: &str) -> Vec<Finding> {
-    Vec::new()
+fn b(text: &str, i: usize) -> Option<u8> {
+    text.as_bytes().get(i).copied()
+}
+
+fn is_alnum(c: Option<u8>) -> bool {
+    c.is_some_and(|c| c.is_ascii_alphanumeric())
+}
+
+/// Extend from `i` while bytes satisfy `ok`; the end.
+fn run(text: &str, mut i: usize, ok: impl Fn(u8) -> bool) -> usize {
+    while b(text, i).is_some_and(&ok) {
+        i += 1;
+    }
+    i
+}
+
+fn finding(
+    family: &'static str,
+    label: &'static str,
+    hint: String,
+    start: usize,
+    end: usize,
+) -> Finding {
+    Finding {
+        family,
+        label,
+        hint,
+        start,
+        end,
+    }
+}
+
+struct Prefix {
+    prefix: &'static str,
+    family: &'static str,
+    label: &'static str,
+    min: usize,
+    max: usize,
+    /// Characters allowed after the prefix.
+    charset: fn(u8) -> bool,
+}
+
+fn upper_digit(c: u8) -> bool {
+    c.is_ascii_uppercase() || c.is_ascii_digit()
+}
+fn alnum(c: u8) -> bool {
+    c.is_ascii_alphanumeric()
+}
+fn alnum_dash(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'-' || c == b'_'
+}
+
+const PREFIXES: &[Prefix] = &[
+    Prefix {
+        prefix: "AKIA",
+        family: "aws-access-key",
+        label: "AWS access key",
+        min: 16,
+        max: 16,
+        charset: upper_digit,
+    },
+    Prefix {
+        prefix: "ASIA",
+        family: "aws-access-key",
+        label: "AWS temporary access key",
+        min: 16,
+        max: 16,
+        charset: upper_digit,
+    },
+    Prefix {
+        prefix: "LTAI",
+        family: "aliyun-access-key",
+        label: "Alibaba Cloud AccessKey",
+        min: 12,
+        max: 30,
+        charset: alnum,
+    },
+    Prefix {
+        prefix: "AKID",
+        family: "tencent-secret-id",
+        label: "Tencent Cloud SecretId",
+        min: 28,
+        max: 40,
+        charset: alnum,
+    },
+    Prefix {
+        prefix: "sk-",
+        family: "api-key",
+        label: "API secret key",
+        min: 20,
+        max: 200,
+        charset: alnum_dash,
+    },
+    Prefix {
+        prefix: "sk_live_",
+        family: "stripe-key",
+        label: "Stripe secret key",
+        min: 16,
+        max: 200,
+        charset: alnum,
+    },
+    Prefix {
+        prefix: "sk_test_",
+        family: "stripe-key",
+        label: "Stripe secret key",
+        min: 16,
+        max: 200,
+        charset: alnum,
+    },
+    Prefix {
+        prefix: "rk_live_",
+        family: "stripe-key",
+        label: "Stripe restricted key",
+        min: 16,
+        max: 200,
+        charset: alnum,
+    },
+    Prefix {
+        prefix: "ghp_",
+        family: "github-token",
+        label: "GitHub token",
+        min: 30,
+        max: 60,
+        charset: alnum,
+    },
+    Prefix {
+        prefix: "gho_",
+        family: "github-token",
+        label: "GitHub OAuth token",
+        min: 30,
+        max: 60,
+        charset: alnum,
+    },
+    Prefix {
+        prefix: "ghu_",
+        family: "github-token",
+        label: "GitHub token",
+        min: 30,
+        max: 60,
+        charset: alnum,
+    },
+    Prefix {
+        prefix: "ghs_",
+        family: "github-token",
+        label: "GitHub token",
+        min: 30,
+        max: 60,
+        charset: alnum,
+    },
+    Prefix {
+        prefix: "ghr_",
+        family: "github-token",
+        label: "GitHub refresh token",
+        min: 30,
+        max: 80,
+        charset: alnum,
+    },
+    Prefix {
+        prefix: "github_pat_",
+        family: "github-token",
+        label: "GitHub fine-grained token",
+        min: 20,
+        max: 120,
+        charset: alnum_dash,
+    },
+    Prefix {
+        prefix: "glpat-",
+        family: "gitlab-token",
+        label: "GitLab token",
+        min: 20,
+        max: 60,
+        charset: alnum_dash,
+    },
+    Prefix {
+        prefix: "npm_",
+        family: "npm-token",
+        label: "npm token",
+        min: 30,
+        max: 60,
+        charset: alnum,
+    },
+    Prefix {
+        prefix: "xoxb-",
+        family: "slack-token",
+        label: "Slack token",
+        min: 10,
+        max: 200,
+        charset: alnum_dash,
+    },
+    Prefix {
+        prefix: "xoxp-",
+        family: "slack-token",
+        label: "Slack token",
+        min: 10,
+        max: 200,
+        charset: alnum_dash,
+    },
+    Prefix {
+        prefix: "xoxa-",
+        family: "slack-token",
+        label: "Slack token",
+        min: 10,
+        max: 200,
+        charset: alnum_dash,
+    },
+    Prefix {
+        prefix: "xoxr-",
+        family: "slack-token",
+        label: "Slack token",
+        min: 10,
+        max: 200,
+        charset: alnum_dash,
+    },
+    Prefix {
+        prefix: "AIza",
+        family: "google-api-key",
+        label: "Google API key",
+        min: 35,
+        max: 35,
+        charset: alnum_dash,
+    },
+    Prefix {
+        prefix: "hf_",
+        family: "huggingface-token",
+        label: "Hugging Face token",
+        min: 30,
+        max: 60,
+        charset: alnum,
+    },
+    Prefix {
+        prefix: "pypi-",
+        family: "pypi-token",
+        label: "PyPI token",
+        min: 50,
+        max: 300,
+        charset: alnum_dash,
+    },
+];
+
+/// Tokens of well-known formats, found by their prefix and length.
+fn prefixed_tokens(text: &str, out: &mut Vec<Finding>) {
+    for p in PREFIXES {
+        for (i, _) in text.match_indices(p.prefix) {
+            if i > 0 && (is_alnum(b(text, i - 1)) || b(text, i - 1) == Some(b'_')) {
+                continue;
+            }
+            let start = i + p.prefix.len();
+            let end = run(text, start, p.charset);
+            let n = end - start;
+            if n < p.min || n > p.max || is_alnum(b(text, end)) {
+                continue;
+            }
+            // Random tokens mix letters and digits; "sk-learn-tutorial" does not.
+            let tail = text.get(start..end).unwrap_or("");
+            if !tail.bytes().any(|c| c.is_ascii_digit()) {
+                continue;
+            }
+            out.push(finding(p.family, p.label, format!("{}…", p.prefix), i, end));
+        }
+    }
+}
+
+fn b64url(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'-' || c == b'_' || c == b'=' || c == b'+' || c == b'/'
+}
+
+/// JSON Web Tokens: three base64url parts, the first an encoded `{"`.
+fn jwts(text: &str, out: &mut Vec<Finding>) {
+    for (i, _) in text.match_indices("eyJ") {
+        if i > 0 && is_alnum(b(text, i - 1)) {
+            continue;
+        }
+        let e1 = run(text, i, b64url);
+        if e1 - i < 10 || b(text, e1) != Some(b'.') {
+            continue;
+        }
+        let e2 = run(text, e1 + 1, b64url);
+        if e2 - e1 - 1 < 10 || b(text, e2) != Some(b'.') {
+            continue;
+        }
+        let e3 = run(text, e2 + 1, b64url);
+        if e3 - e2 - 1 < 8 {
+            continue;
+        }
+        out.push(finding("jwt", "JSON Web Token", "eyJ…".into(), i, e3));
+    }
+}
+
+/// PEM/OpenSSH/PGP private key blocks.
+fn private_keys(text: &str, out: &mut Vec<Finding>) {
+    for (i, _) in text.match_indices("-----BEGIN") {
+        let Some(rest) = text.get(i..) else { continue };
+        let Some(header_end) = rest.get(10..).and_then(|r| r.find("-----")) else {
+            continue;
+        };
+        let header = rest.get(..10 + header_end).unwrap_or("");
+        if !header.contains("PRIVATE KEY") {
+            continue;
+        }
+        let end = match rest.find("-----END") {
+            Some(e) => rest
+                .get(e + 8..)
+                .and_then(|r| r.find("-----"))
+                .map(|x| i + e + 8 + x + 5)
+                .unwrap_or(text.len()),
+            None => text.len(),
+        };
+        out.push(finding(
+            "private-key",
+            "private key block",
+            "-----BEGIN … PRIVATE KEY-----".into(),
+            i,
+            end,
+        ));
+    }
+    for marker in ["PuTTY-User-Key-File", "PRIVATE KEY BLOCK"] {
+        if let Some(i) = text.find(marker) {
+            out.push(finding(
+                "private-key",
+                "private key block",
+                marker.into(),
+                i,
+                text.len(),
+            ));
+        }
+    }
+}
+
+/// `Authorization: Bearer …` / `Basic …` credentials.
+fn auth_headers(text: &str, folded: &str, out: &mut Vec<Finding>) {
+    for (kw, label, min) in [
+        ("bearer ", "bearer token", 16),
+        ("basic ", "basic-auth credentials", 8),
+    ] {
+        for (i, _) in folded.match_indices(kw) {
+            if i > 0 && is_alnum(b(folded, i - 1)) {
+                continue;
+            }
+            if kw == "basic "
+                && !folded
+                    .get(..i)
+                    .unwrap_or("")
+                    .trim_end()
+                    .ends_with("authorization:")
+            {
+                continue;
+            }
+            let s = run(text, i + kw.len(), |c| c == b' ');
+            let e = run(text, s, |c| b64url(c) || c == b'.' || c == b'~');
+            let tok = text.get(s..e).unwrap_or("");
+            if e - s >= min && tok.bytes().any(|c| c.is_ascii_digit()) {
+                out.push(finding(
+                    "bearer-token",
+                    label,
+                    format!("{}…", kw.trim()),
+                    s,
+                    e,
+                ));
+            }
+        }
+    }
+}
+
+/// `scheme://user:password@host` — any scheme (databases, queues, HTTP).
+fn url_credentials(text: &str, out: &mut Vec<Finding>) {
+    for (i, _) in text.match_indices("://") {
+        let scheme_start = {
+            let mut s = i;
+            while s > 0
+                && b(text, s - 1).is_some_and(|c| {
+                    c.is_ascii_alphanumeric() || c == b'+' || c == b'.' || c == b'-' || c == b':'
+                })
+            {
+                s -= 1;
+            }
+            s
+        };
+        if scheme_start == i {
+            continue;
+        }
+        let u = i + 3;
+        let end = run(text, u, |c| {
+            !c.is_ascii_whitespace()
+                && !matches!(c, b'/' | b'?' | b'#' | b'"' | b'\'' | b'<' | b'>')
+        });
+        let Some(auth) = text.get(u..end) else {
+            continue;
+        };
+        let Some(at) = auth.rfind('@') else { continue };
+        let userinfo = &auth[..at];
+        let Some(colon) = userinfo.find(':') else {
+            continue;
+        };
+        let pw = &userinfo[colon + 1..];
+        if pw.is_empty() || placeholder(pw) {
+            continue;
+        }
+        let scheme = text.get(scheme_start..i).unwrap_or("");
+        let pw_start = u + colon + 1;
+        out.push(finding(
+            "connection-string-password",
+            "connection string with a password",
+            format!("{scheme}://…:…@"),
+            pw_start,
+            pw_start + pw.len(),
+        ));
+    }
+}
+
+fn ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'-'
+}
+
+/// Key segments (split on `_ . -`) that name a secret.
+const SECRET_KEY_PARTS: [&str; 16] = [
+    "key",
+    "token",
+    "secret",
+    "pass",
+    "password",
+    "passwd",
+    "pwd",
+    "auth",
+    "credential",
+    "credentials",
+    "private",
+    "cookie",
+    "session",
+    "signature",
+    "apikey",
+    "accesskey",
+];
+
+/// Whole keys that end in a secret's name ("apikey", "dbpassword").
+const SECRET_KEY_ENDINGS: [&str; 7] = [
+    "apikey",
+    "secretkey",
+    "accesskey",
+    "privatekey",
+    "password",
+    "passwd",
+    "token",
+];
+
+fn names_secret(key: &str) -> bool {
+    let lkey = key.to_ascii_lowercase();
+    lkey.split(['_', '.', '-'])
+        .any(|seg| SECRET_KEY_PARTS.contains(&seg))
+        || SECRET_KEY_ENDINGS.iter().any(|e| lkey.ends_with(e))
+        || lkey.contains("secret")
+}
+
+/// `KEY=value` assignments: a key naming a secret, or many pairs (an
+/// environment dump) whose random-looking values are taken as secrets.
+fn assignments(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
+    let mut pairs: Vec<(usize, usize, usize, usize)> = Vec::new();
+    for (i, _) in text.match_indices('=') {
+        if b(text, i + 1) == Some(b'=')
+            || (i > 0 && matches!(b(text, i - 1), Some(b'=' | b'!' | b'<' | b'>')))
+        {
+            continue;
+        }
+        let mut ks = i;
+        while ks > 0 && b(text, ks - 1).is_some_and(ident) {
+            ks -= 1;
+        }
+        if ks == i || !b(text, ks).is_some_and(|c| c.is_ascii_alphabetic() || c == b'_') {
+            continue;
+        }
+        let mut vs = i + 1;
+        if matches!(b(text, vs), Some(b'"' | b'\'')) {
+            vs += 1;
+        }
+        let ve = run(text, vs, |c| {
+            !c.is_ascii_whitespace()
+                && !matches!(c, b'"' | b'\'' | b',' | b';' | b']' | b')' | b'}' | b'&')
+                && c < 0x80
+        });
+        if ve > vs {
+            pairs.push((ks, i, vs, ve));
+        }
+    }
+    let dump = pairs.len() >= wp.env_dump_min_pairs;
+    for (ks, ke, vs, ve) in pairs {
+        let key = text.get(ks..ke).unwrap_or("");
+        let value = text.get(vs..ve).unwrap_or("");
+        let named = names_secret(key);
+        if named && value.len() >= 3 && !placeholder(value) && !value.contains("://") {
+            out.push(finding(
+                "secret-assignment",
+                "secret in a KEY=value assignment",
+                format!("{key}=…"),
+                vs,
+                ve,
+            ));
+        } else if dump && value.len() >= 12 && looks_random(value, wp) {
+            out.push(finding(
+                "environment-dump",
+                "secret-looking value in an environment dump",
+                format!("{key}=…"),
+                vs,
+                ve,
+            ));
+        }
+    }
+}
+
+/// A placeholder, not a secret: "***", "<password>", "${DB_PASS}", "null" …
+fn placeholder(v: &str) -> bool {
+    let v = v.trim_matches(|c: char| {
+        matches!(c, '"' | '\'' | '`' | '“' | '”' | '‘' | '’' | '「' | '」')
+    });
+    let lower = v.to_ascii_lowercase();
+    let first = v.chars().next();
+    v.is_empty()
+        || v.chars().all(|c| first == Some(c))
+        || v.chars()
+            .all(|c| matches!(c, '*' | 'x' | 'X' | '•' | '#' | '.' | '…'))
+        || v.starts_with('<')
+        || v.starts_with("${")
+        || v.starts_with("{{")
+        || v.starts_with("%(")
+        || (v.starts_with('$')
+            && v.len() > 1
+            && v[1..].bytes().all(|c| c.is_ascii_uppercase() || c == b'_'))
+        || v.ends_with("...")
+        || v.ends_with('…')
+        || crate::config::CUES
+            .secret_placeholders
+            .contains(&lower.as_str())
+}
+
+fn has_digit(v: &str) -> bool {
+    v.bytes().any(|c| c.is_ascii_digit())
+}
+
+fn has_symbol(v: &str) -> bool {
+    v.bytes()
+        .any(|c| c.is_ascii_punctuation() && !matches!(c, b'-' | b'_' | b'.'))
+}
+
+/// Credential-like: not a plain word.
+fn credential_like(v: &str) -> bool {
+    let upper = v.bytes().any(|c| c.is_ascii_uppercase());
+    let lower = v.bytes().any(|c| c.is_ascii_lowercase());
+    v.chars().count() >= 4
+        && v.is_ascii()
+        && (has_digit(v) || has_symbol(v) || (upper && lower && v.len() >= 8) || v.len() >= 16)
+}
+
+/// Shannon entropy in bits per character.
+pub fn entropy(v: &str) -> f64 {
+    let mut counts = [0u32; 256];
+    let mut n = 0u32;
+    for c in v.bytes() {
+        counts[c as usize] += 1;
+        n += 1;
+    }
+    if n == 0 {
+        return 0.0;
+    }
+    counts
+        .iter()
+        .filter(|&&k| k > 0)
+        .map(|&k| {
+            let p = k as f64 / n as f64;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// Random-looking: high entropy, and character classes alternate quickly
+/// (identifiers like "customerDedupeService2024" have long runs).
+fn looks_random(v: &str, wp: &WritePolicy) -> bool {
+    let class = |c: u8| -> u8 {
+        if c.is_ascii_uppercase() {
+            0
+        } else if c.is_ascii_lowercase() {
+            1
+        } else if c.is_ascii_digit() {
+            2
+        } else {
+            3
+        }
+    };
+    let bytes = v.as_bytes();
+    let Some(&first) = bytes.first() else {
+        return false;
+    };
+    let mut runs = 1usize;
+    let mut last = class(first);
+    for &c in &bytes[1..] {
+        let k = class(c);
+        if k != last {
+            runs += 1;
+            last = k;
+        }
+    }
+    let mean_run = bytes.len() as f64 / runs as f64;
+    let classes = [0u8, 1, 2]
+        .iter()
+        .filter(|k| bytes.iter().any(|&c| class(c) == **k))
+        .count();
+    classes >= 3 && entropy(v) >= wp.entropy_min_bits && mean_run <= wp.entropy_max_mean_run
+}
+
+/// Where a keyword's value starts: skip a continued key ("_hash"), up to a
+/// few filler words ("for the admin account", "in use"), a separator ("是",
+/// "is", ":", "=") and quotes. Returns (value start, value end, strict):
+/// `strict` when the separator is loose ("is", whitespace) and the value
+/// must look like a credential.
+fn value_after(text: &str, mut i: usize, wp: &WritePolicy) -> Option<(usize, usize, bool)> {
+    i = run(text, i, |c| {
+        c.is_ascii_alphanumeric() || c == b'_' || c == b'-'
+    });
+    let mut limit = text.len().min(i + wp.keyword_window_chars * 4);
+    while !text.is_char_boundary(limit) {
+        limit -= 1;
+    }
+    let mut fillers = 0;
+    let mut strict = true;
+    let mut separated = false;
+    loop {
+        let rest = text.get(i..limit)?;
+        let trimmed = rest.trim_start_matches([' ', '\t', '\u{3000}']);
+        i += rest.len() - trimmed.len();
+        let mut chars = trimmed.chars();
+        let c = chars.next()?;
+        // Separators.
+        let sep = [
+            (":=", false),
+            ("=>", false),
+            ("->", false),
+            ("=", false),
+            ("：", false),
+            (":", false),
+            ("是", true),
+            ("为", true),
+            ("is ", true),
+            ("was ", true),
+            ("to ", true),
+            ("are ", true),
+        ]
+        .into_iter()
+        .find(|(s, _)| trimmed.to_ascii_lowercase().starts_with(s));
+        if let Some((s, loose)) = sep {
+            i += s.len();
+            strict = loose;
+            separated = true;
+            continue;
+        }
+        if matches!(c, '"' | '\'' | '`' | '“' | '‘' | '「') {
+            i += c.len_utf8();
+            continue;
+        }
+        // A candidate value: a run of non-space ASCII.
+        let e = run(text, i, |x| {
+            x.is_ascii_graphic()
+                && !matches!(
+                    x,
+                    b'"' | b'\'' | b'`' | b',' | b';' | b')' | b']' | b'}' | b'>'
+                )
+        });
+        let e = {
+            // Trailing sentence punctuation is not part of a value.
+            let mut e = e;
+            while e > i && matches!(b(text, e - 1), Some(b'.' | b'!' | b'?' | b':' | b';')) {
+                e -= 1;
+            }
+            e
+        };
+        if e > i {
+            let v = text.get(i..e)?;
+            let plain = v.bytes().all(|x| x.is_ascii_alphabetic());
+            let ok = !placeholder(v)
+                && v.len() >= 4
+                && if strict || !separated {
+                    credential_like(v)
+                } else {
+                    !plain || v.len() >= 10 || v.bytes().any(|x| x.is_ascii_uppercase())
+                };
+            // Without a separator, only a credential right after the keyword.
+            if ok && (separated || (fillers == 0 && credential_like(v))) {
+                return Some((i, e, strict));
+            }
+            // A filler word: keep looking for a (new) separator.
+            if plain && v.len() <= 12 && fillers < 4 {
+                fillers += 1;
+                separated = false;
+                i = e;
+                continue;
+            }
+            return None;
+        }
+        // Short CJK filler ("一直", "在用").
+        if crate::text::is_cjk(c) && fillers < 4 {
+            fillers += 1;
+            i += c.len_utf8();
+            continue;
+        }
+        return None;
+    }
+}
+
+/// Keyword-anchored values: "密码是 …", "password: …", "API key is …".
+fn keyword_values(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
+    for h in keyword_hits(folded, wp.cues.secret_keywords) {
+        if let Some((s, e, _)) = value_after(text, h.end, wp) {
+            out.push(finding(
+                "password",
+                label_of(h.cue),
+                format!("after '{}'", text.get(h.start..h.end).unwrap_or(h.cue)),
+                s,
+                e,
+            ));
+        }
+    }
+}
+
+fn label_of(keyword: &str) -> &'static str {
+    match keyword {
+        "password" | "passwd" | "pwd" | "passphrase" | "密码" | "口令" | "pin" => "password",
+        "token" | "auth token" | "令牌" => "access token",
+        "验证码" | "授权码" => "one-time code",
+        "private key" | "private_key" | "私钥" => "private key",
+        _ => "API key or secret",
+    }
+}
+
+/// Keyword hits where an ASCII keyword may sit inside an identifier
+/// ("MYSQL_PASSWORD") but not inside a longer word ("passwords", "spin").
+fn keyword_hits(folded: &str, keywords: &'static [&'static str]) -> Vec<Hit> {
+    let mut out = Vec::new();
+    for kw in keywords {
+        for (i, _) in folded.match_indices(kw) {
+            let e = i + kw.len();
+            let ascii = kw.bytes().all(|c| c.is_ascii());
+            let letter_before = i > 0 && b(folded, i - 1).is_some_and(|c| c.is_ascii_alphabetic());
+            let letter_after = b(folded, e).is_some_and(|c| c.is_ascii_alphabetic());
+            if ascii && (letter_before || letter_after) {
+                continue;
+            }
+            out.push(Hit {
+                cue: kw,
+                start: i,
+                end: e,
+            });
+        }
+    }
+    out.sort_by_key(|h| h.start);
+    out
+}
+
+/// Account/password pairs: "账号 svc_ledger / R4t!u8Pq2z", "login: admin:P@ss1".
+fn credential_pairs(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
+    for h in keyword_hits(folded, wp.cues.account_keywords) {
+        let mut i = h.end;
+        let skip = |i: usize| run(text, i, |c| c == b' ' || c == b'\t');
+        i = skip(i);
+        for sep in ["：", ":", "是", "为", "=", "is "] {
+            if text
+                .get(i..)
+                .is_some_and(|r| r.to_ascii_lowercase().starts_with(sep))
+            {
+                i = skip(i + sep.len());
+                break;
+            }
+        }
+        let e1 = run(text, i, |c| {
+            c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'@' | b'-')
+        });
+        if e1 - i < 2 || !is_alnum(b(text, i)) {
+            continue;
+        }
+        let j = skip(e1);
+        let Some(sep) = b(text, j).filter(|c| matches!(c, b'/' | b':' | b'|')) else {
+            continue;
+        };
+        let _ = sep;
+        let s2 = skip(j + 1);
+        let e2 = run(text, s2, |c| {
+            c.is_ascii_graphic() && !matches!(c, b',' | b';' | b'"' | b'\'' | b')' | b']')
+        });
+        let e2 = if matches!(b(text, e2.wrapping_sub(1)), Some(b'.')) && e2 > s2 {
+            e2 - 1
+        } else {
+            e2
+        };
+        let v = text.get(s2..e2).unwrap_or("");
+        if v.len() >= 6
+            && !v.starts_with('/')
+            && !placeholder(v)
+            && (has_symbol(v) || (has_digit(v) && v.bytes().any(|c| c.is_ascii_alphabetic())))
+        {
+            out.push(finding(
+                "credential-pair",
+                "account and password pair",
+                format!("after '{}'", text.get(h.start..h.end).unwrap_or(h.cue)),
+                s2,
+                e2,
+            ));
+        }
+    }
+}
+
+/// Password-like strings anywhere: 8–64 characters mixing upper case,
+/// lower case, digits and a symbol ("Jk!9x2Lq7"), which identifiers,
+/// versions and words do not.
+fn password_like(text: &str, out: &mut Vec<Finding>) {
+    let strong = |c: u8| {
+        matches!(
+            c,
+            b'!' | b'#' | b'$' | b'%' | b'^' | b'&' | b'*' | b'+' | b'=' | b'?' | b'~' | b'@'
+        )
+    };
+    // `=` ends a token ("KEY=value" is two).
+    let tok =
+        |c: u8| c.is_ascii_alphanumeric() || (strong(c) && c != b'=') || c == b'_' || c == b'-';
+    let mut i = 0;
+    while i < text.len() {
+        if !b(text, i).is_some_and(tok)
+            || (i > 0 && b(text, i - 1).is_some_and(|c| c == b'/' || c == b'.'))
+        {
+            i += 1;
+            continue;
+        }
+        let e = run(text, i, tok);
+        // Trailing sentence punctuation is not part of it.
+        let mut end = e;
+        while end > i && matches!(b(text, end - 1), Some(b'!' | b'?')) {
+            end -= 1;
+        }
+        let v = text.get(i..end).unwrap_or("");
+        let bytes = v.as_bytes();
+        let classes = [
+            bytes.iter().any(u8::is_ascii_uppercase),
+            bytes.iter().any(u8::is_ascii_lowercase),
+            bytes.iter().any(u8::is_ascii_digit),
+            bytes.iter().any(|c| strong(*c)),
+        ];
+        let next_is_path = matches!(b(text, e), Some(b'/' | b'.'))
+            && b(text, e + 1).is_some_and(|c| c.is_ascii_alphanumeric());
+        if (8..=64).contains(&v.len()) && classes.iter().all(|x| *x) && !next_is_path {
+            out.push(finding(
+                "password-like",
+                "password-like string",
+                format!("{} chars", v.len()),
+                i,
+                end,
+            ));
+        }
+        i = e.max(i + 1);
+    }
+}
+
+/// Random-looking tokens anywhere (the entropy check).
+fn high_entropy(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
+    // `=` ends a token ("KEY=value" is two); base64 padding is dropped.
+    let tok = |c: u8| {
+        c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                b'+' | b'/'
+                    | b'_'
+                    | b'-'
+                    | b'!'
+                    | b'@'
+                    | b'#'
+                    | b'$'
+                    | b'%'
+                    | b'^'
+                    | b'&'
+                    | b'*'
+                    | b'~'
+            )
+    };
+    let mut i = 0;
+    while i < text.len() {
+        if !b(text, i).is_some_and(tok) {
+            i += 1;
+            continue;
+        }
+        let e = run(text, i, tok);
+        let v = text.get(i..e).unwrap_or("");
+        if v.len() >= wp.entropy_min_len
+            && !v.starts_with('/')
+            && !v.contains("//")
+            && looks_random(v, wp)
+        {
+            out.push(finding(
+                "high-entropy-token",
+                "random-looking secret token",
+                format!("{} chars", v.len()),
+                i,
+                e,
+            ));
+        }
+        i = e.max(i + 1);
+    }
+}
+
+/// Runs of digits, optionally grouped by single spaces or dashes
+/// ("6217 0012 3456", "138-1234-5678", "+86 138…"), with an optional final
+/// X (ID numbers): (start, end, digits).
+fn digit_runs(text: &str) -> Vec<(usize, usize, String)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        let c = b(text, i);
+        let starts = c.is_some_and(|c| c.is_ascii_digit())
+            && (i == 0
+                || !b(text, i - 1)
+                    .is_some_and(|p| p.is_ascii_alphanumeric() || p == b'.' || p == b','));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let mut digits = String::new();
+        let mut j = i;
+        loop {
+            match b(text, j) {
+                Some(d) if d.is_ascii_digit() => {
+                    digits.push(d as char);
+                    j += 1;
+                }
+                Some(b' ' | b'-')
+                    if b(text, j + 1).is_some_and(|d| d.is_ascii_digit()) && !digits.is_empty() =>
+                {
+                    j += 1
+                }
+                Some(b'x' | b'X') if digits.len() == 17 => {
+                    digits.push('X');
+                    j += 1;
+                    break;
+                }
+                _ => break,
+            }
+        }
+        // A decimal or a thousands group continues a number: not an identifier.
+        let continues = matches!(b(text, j), Some(b'.' | b','))
+            && b(text, j + 1).is_some_and(|d| d.is_ascii_digit());
+        if !is_alnum(b(text, j)) && !continues {
+            out.push((i, j, digits));
+        }
+        i = j.max(i + 1);
+    }
+    out
+}
+
+fn luhn(digits: &str) -> bool {
+    let mut sum = 0;
+    for (k, c) in digits.bytes().rev().enumerate() {
+        let mut d = (c - b'0') as u32;
+        if k % 2 == 1 {
+            d *= 2;
+            if d > 9 {
+                d -= 9;
+            }
+        }
+        sum += d;
+    }
+    !digits.is_empty() && sum % 10 == 0
+}
+
+/// GB 11643 resident ID: 17 digits + a check character, with a birth date.
+fn cn_id_valid(id: &str) -> bool {
+    let bytes = id.as_bytes();
+    if bytes.len() != 18 || !bytes[..17].iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    const W: [u32; 17] = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+    let sum: u32 = bytes[..17]
+        .iter()
+        .zip(W)
+        .map(|(c, w)| (c - b'0') as u32 * w)
+        .sum();
+    let check = b"10X98765432"[(sum % 11) as usize];
+    let num =
+        |r: std::ops::Range<usize>| id.get(r).and_then(|s| s.parse::<u32>().ok()).unwrap_or(0);
+    let (y, m, d) = (num(6..10), num(10..12), num(12..14));
+    bytes[17].to_ascii_uppercase() == check
+        && (1900..=2100).contains(&y)
+        && (1..=12).contains(&m)
+        && (1..=31).contains(&d)
+}
+
+/// Is one of `keywords` within `window` characters before byte `at`?
+fn keyword_before(
+    folded: &str,
+    at: usize,
+    keywords: &'static [&'static str],
+    window: usize,
+) -> Option<&'static str> {
+    let before = folded.get(..at)?;
+    let start = before
+        .char_indices()
+        .rev()
+        .nth(window.saturating_sub(1))
+        .map(|(i, _)| i)
+        .unwrap_or(0);
+    let near = before.get(start..)?;
+    keywords.iter().copied().find(|k| {
+        near.match_indices(k).any(|(i, _)| {
+            let e = i + k.len();
+            !k.bytes().all(|c| c.is_ascii_alphabetic())
+                || (!near
+                    .as_bytes()
+                    .get(i.wrapping_sub(1))
+                    .is_some_and(|c| c.is_ascii_alphabetic())
+                    || i == 0)
+                    && !near
+                        .as_bytes()
+                        .get(e)
+                        .is_some_and(|c| c.is_ascii_alphabetic())
+        })
+    })
+}
+
+/// ID numbers, card numbers and phone numbers.
+fn numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
+    let cues = wp.cues;
+    let w = wp.keyword_window_chars;
+    for (s, e, d) in digit_runs(text) {
+        let n = d.len();
+        let plus = s > 0 && b(text, s - 1) == Some(b'+');
+        let id_kw = keyword_before(folded, s, cues.id_keywords, w);
+        let card_kw = keyword_before(folded, s, cues.card_keywords, w);
+        let phone_kw = keyword_before(folded, s, cues.phone_keywords, w);
+        if cn_id_valid(&d) {
+            out.push(finding(
+                "national-id",
+                "national ID number",
+                "checksum valid".into(),
+                s,
+                e,
+            ));
+        } else if id_kw.is_some() && (n == 15 || n == 18) {
+            out.push(finding(
+                "national-id",
+                "national ID number",
+                format!("after '{}'", id_kw.unwrap_or("")),
+                s,
+                e,
+            ));
+        } else if (13..=19).contains(&n)
+            && d.bytes().all(|c| c.is_ascii_digit())
+            && luhn(&d)
+            && matches!(d.as_bytes()[0], b'2'..=b'6')
+        {
+            out.push(finding(
+                "payment-card",
+                "payment card number",
+                "Luhn-valid".into(),
+                s,
+                e,
+            ));
+        } else if let (Some(k), true) = (card_kw, (12..=19).contains(&n)) {
+            out.push(finding(
+                "payment-card",
+                "bank card or account number",
+                format!("after '{k}'"),
+                s,
+                e,
+            ));
+        } else if (n == 11 && d.starts_with('1') && matches!(d.as_bytes()[1], b'3'..=b'9'))
+            || (n == 13 && d.starts_with("861") && matches!(d.as_bytes()[3], b'3'..=b'9'))
+            || (plus && (8..=15).contains(&n))
+        {
+            out.push(finding(
+                "phone-number",
+                "phone number",
+                "mobile format".into(),
+                if plus { s - 1 } else { s },
+                e,
+            ));
+        } else if let (Some(k), true) = (phone_kw, (7..=15).contains(&n)) {
+            out.push(finding(
+                "phone-number",
+                "phone number",
+                format!("after '{k}'"),
+                s,
+                e,
+            ));
+        }
+    }
+}
+
+/// Passport numbers after a passport keyword.
+fn passports(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
+    for h in keyword_hits(folded, wp.cues.passport_keywords) {
+        let limit = text.len().min(h.end + wp.keyword_window_chars * 3);
+        let mut i = h.end;
+        while i < limit {
+            if !is_alnum(b(text, i)) || (i > 0 && is_alnum(b(text, i - 1))) {
+                i += 1;
+                continue;
+            }
+            let e = run(text, i, alnum);
+            let v = text.get(i..e).unwrap_or("");
+            let digits = v.bytes().filter(u8::is_ascii_digit).count();
+            if (6..=10).contains(&v.len()) && digits >= 6 {
+                out.push(finding(
+                    "passport-number",
+                    "passport number",
+                    "after 'passport'".into(),
+                    i,
+                    e,
+                ));
+                break;
+            }
+            i = e;
+        }
+    }
+}
+
+/// E-mail addresses (personal, not gated).
+fn emails(text: &str, out: &mut Vec<Finding>) {
+    for (i, _) in text.match_indices('@') {
+        let mut s = i;
+        while s > 0
+            && b(text, s - 1).is_some_and(|c| {
+                c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'%' | b'+' | b'-')
+            })
+        {
+            s -= 1;
+        }
+        let e = run(text, i + 1, |c| {
+            c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-')
+        });
+        let domain = text.get(i + 1..e).unwrap_or("").trim_end_matches('.');
+        let in_url = s > 0 && matches!(b(text, s - 1), Some(b':' | b'/'));
+        if s < i && !in_url && domain.contains('.') && !domain.starts_with('.') {
+            out.push(finding(
+                "email-address",
+                "e-mail address",
+                String::new(),
+                s,
+                i + 1 + domain.len(),
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn families(text: &str) -> Vec<&'static str> {
+        find_secrets(text).into_iter().map(|f| f.family).collect()
+    }
+
+    fn secret_value(text: &str) -> String {
+        let f = find_secrets(text);
+        assert!(!f.is_empty(), "no secret in {text:?}");
+        text[f[0].start..f[0].end].to_string()
+    }
+
+    #[test]
+    fn cloud_keys() {
+        assert_eq!(
+            families("key AKIAIOSFODNN7EXAMPLE in prod"),
+            vec!["aws-access-key"]
+        );
+        assert!(families("阿里云 AccessKey ID 是 LTAI5tQ9xZ2mKp7Wv3Rn8Lc")
+            .contains(&"aliyun-access-key"));
+        assert!(families("AKIA is a prefix").is_empty());
+    }
+
+    #[test]
+    fn api_tokens() {
+        assert_eq!(
+            families("export OPENAI=sk-proj-4fG7hK2mN9pQ1rS5tU8v")[0],
+            "api-key"
+        );
+        assert_eq!(
+            families("use ghp_1234567890abcdefghijABCDEFGHIJ123456 for CI"),
+            vec!["github-token"]
+        );
+        assert_eq!(
+            families("token in use: npm_8ZqT4mK2xL9pV7wR3nB6cY1hJ0sF5dA2eG9u"),
+            vec!["npm-token"]
+        );
+        assert_eq!(
+            families("slack xoxb-2048-4096-abcdefABCDEF12 ok"),
+            vec!["slack-token"]
+        );
+        assert!(families("pip install sk-learn-tutorial-package-for-beginners").is_empty());
+    }
+
+    #[test]
+    fn jwts_and_bearer_headers() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+        assert!(
+            families(&format!("token={jwt}")).contains(&"jwt")
+                || families(&format!("token={jwt}")).contains(&"secret-assignment")
+        );
+        assert_eq!(families(&format!("got {jwt} back")), vec!["jwt"]);
+        assert_eq!(
+            families("curl -H 'Authorization: Bearer abcDEF123456ghiJKL789' https://x"),
+            vec!["bearer-token"]
+        );
+        assert_eq!(
+            families("Authorization: Basic dXNlcjpwYXNzd29yZA1="),
+            vec!["bearer-token"]
+        );
+    }
+
+    #[test]
+    fn private_key_blocks() {
+        let t =
+            "here:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\nthanks";
+        let f = find_secrets(t);
+        assert_eq!(f[0].family, "private-key");
+        assert!(t[f[0].end..].starts_with("\nthanks"));
+        assert!(families("-----BEGIN PUBLIC KEY-----\nabc\n-----END PUBLIC KEY-----").is_empty());
+    }
+
+    #[test]
+    fn connection_strings() {
+        assert_eq!(
+            secret_value("DSN postgres://app:s3cr3t!@db.internal:5432/orders"),
+            "s3cr3t!"
+        );
+        assert_eq!(
+            secret_value("amqp://guest:Gu3st-Pw@mq-prod-03:5672"),
+            "Gu3st-Pw"
+        );
+        assert_eq!(secret_value("redis://:hunter22@cache:6379/0"), "hunter22");
+        assert!(families("see https://example.com/docs and postgres://db/orders").is_empty());
+        assert!(families("mysql://root:${DB_PASSWORD}@db").is_empty());
+    }
+
+    #[test]
+    fn assignments_and_dumps() {
+        assert_eq!(
+            secret_value("\"Env\": [\"MYSQL_PASSWORD=h7Kp!2wQz9Lm\", \"TZ=Asia/Shanghai\"]"),
+            "h7Kp!2wQz9Lm"
+        );
+        assert_eq!(
+            families("STRIPE_KEY=rk_9f8e7d6c5b4a and DEBUG=1"),
+            vec!["secret-assignment"]
+        );
+        let dump = "HOME=/root PATH=/usr/bin SIGNING=Qx7vT2mPz9Lk4Rw8Bn3C TZ=UTC";
+        assert!(families(dump).contains(&"environment-dump"));
+        assert!(families("TZ=Asia/Shanghai LANG=en_US.UTF-8").is_empty());
+        assert!(families("DB_PASSWORD=******** (masked)").is_empty());
+    }
+
+    #[test]
+    fn keyword_anchored_values() {
+        assert_eq!(
+            secret_value("Datadog API key is 4f9c2a7e1b8d3f6a0c5e9b2d7a1f4c8e — keep it handy"),
+            "4f9c2a7e1b8d3f6a0c5e9b2d7a1f4c8e"
+        );
+        assert_eq!(
+            secret_value("我的邮箱密码是 Abc12345，别告诉别人"),
+            "Abc12345"
+        );
+        assert_eq!(secret_value("密码：h7Kp!2wQz9Lm"), "h7Kp!2wQz9Lm");
+        assert_eq!(secret_value("my password is hunter2."), "hunter2");
+        assert_eq!(
+            secret_value("the password for the admin account is Tr0ub4dor&3"),
+            "Tr0ub4dor&3"
+        );
+        assert_eq!(
+            secret_value("Secret 是 Vb4Hj8Ks2Nq6Tx1Zr9Mw3Pd7Ly5Fc0。"),
+            "Vb4Hj8Ks2Nq6Tx1Zr9Mw3Pd7Ly5Fc0"
+        );
+        for t in [
+            "Reset your password via the portal",
+            "the password policy requires 12 characters",
+            "token expired, please log in again",
+            "密码策略要求至少 12 位",
+            "passwords are rotated monthly",
+            "the tokenizer splits words",
+        ] {
+            assert!(
+                families(t).is_empty(),
+                "{t:?} flagged: {:?}",
+                find_secrets(t)
+            );
+        }
+    }
+
+    #[test]
+    fn password_like_strings() {
+        assert_eq!(
+            families("Jenkins admin login is admin / Jk!9x2Lq7, change it"),
+            vec!["credential-pair"]
+        );
+        assert_eq!(
+            families("the wifi is Corp#Guest2026 downstairs"),
+            vec!["password-like"]
+        );
+        for t in [
+            "C++17 and Node.js 20",
+            "v2.3.1-RC1",
+            "Q3-2026 plan",
+            "user@example.com",
+            "Hello World 2026!",
+        ] {
+            assert!(
+                families(t).is_empty(),
+                "{t:?} flagged: {:?}",
+                find_secrets(t)
+            );
+        }
+    }
+
+    #[test]
+    fn credential_pairs_and_entropy() {
+        assert_eq!(
+            secret_value("生产 MQ 账号 svc_ledger / R4t!u8Pq2z，主机 mq-prod-03"),
+            "R4t!u8Pq2z"
+        );
+        assert!(
+            families("random blob Qx7vT2mPz9Lk4Rw8Bn3CyH6 here").contains(&"high-entropy-token")
+        );
+        for t in [
+            "customerDedupeService2024Q3Report is a job",
+            "commit 3f2a9c1b7e4d5a6f8b0c2d4e6f8a0b1c2d3e4f5a merged",
+            "CrashLoopBackOff on ledger-core",
+            "user u-qiao / ok",
+            "uuid 123e4567-e89b-12d3-a456-426614174000",
+        ] {
+            assert!(
+                families(t).is_empty(),
+                "{t:?} flagged: {:?}",
+                find_secrets(t)
+            );
+        }
+    }
+
+    #[test]
+    fn entropy_is_bits_per_char() {
+        assert_eq!(entropy("aaaa"), 0.0);
+        assert!((entropy("abcd") - 2.0).abs() < 1e-9);
+    }
+
+    fn personal(text: &str) -> Vec<&'static str> {
+        find_personal(text).into_iter().map(|f| f.family).collect()
+    }
+
+    #[test]
+    fn national_id_checksum() {
+        // A valid GB 11643 number (check digit X) and the same with a wrong check digit.
+        assert_eq!(
+            personal("身份证 11010519491231002X 请收好"),
+            vec!["national-id"]
+        );
+        assert_eq!(personal("号码 110105194912310021"), Vec::<&str>::new());
+        assert_eq!(personal("身份证号 110105194912310021"), vec!["national-id"]);
+        assert!(cn_id_valid("11010519491231002X"));
+        assert!(!cn_id_valid("110105194912310021"));
+    }
+
+    #[test]
+    fn cards_by_luhn_or_keyword() {
+        assert!(luhn("4111111111111111"));
+        assert!(!luhn("4111111111111112"));
+        assert_eq!(
+            personal("charge 4111 1111 1111 1111 today"),
+            vec!["payment-card"]
+        );
+        assert_eq!(
+            personal("我银行卡号 6217 0012 3456 7890 123，工资发这张"),
+            vec!["payment-card"]
+        );
+        assert!(personal("order 4111111111111112 shipped").is_empty());
+    }
+
+    #[test]
+    fn phones_passports_health() {
+        assert_eq!(personal("我的手机 13812345678"), vec!["phone-number"]);
+        assert_eq!(
+            personal("call +44 20 7946 0958 tomorrow"),
+            vec!["phone-number"]
+        );
+        assert_eq!(
+            personal("Remember my passport number is X48217735"),
+            vec!["passport-number"]
+        );
+        assert_eq!(personal("我有糖尿病，饭后要吃药"), vec!["health"]);
+        assert_eq!(personal("I was diagnosed with asthma"), vec!["health"]);
+        assert_eq!(
+            personal("mail me at li.wei@example.com"),
+            vec!["email-address"]
+        );
+        for t in [
+            "2026-03-31 发放 3 月工资共 1,284 人",
+            "工单 AS-30917 于 2026-02-03 创建",
+            "门诊药房营业时间为 8:00–20:00",
+            "processed 18.4M records in 52 min",
+            "2025-10-21 04:18 对账任务",
+        ] {
+            assert!(personal(t).is_empty(), "{t:?}: {:?}", find_personal(t));
+        }
+    }
+
+    #[test]
+    fn redaction_and_masking_keep_text_valid() {
+        let t = "密码是 Abc12345，手机 13812345678";
+        let mut f = find_secrets(t);
+        f.extend(find_personal(t));
+        let r = redact(t, &f);
+        assert!(!r.contains("Abc12345") && !r.contains("13812345678"), "{r}");
+        assert!(r.contains("[REDACTED:password]"));
+        let m = mask(t, &f);
+        assert_eq!(m.len(), t.len());
+        assert!(!m.contains("Abc12345"));
+    }
+
+    #[test]
+    fn never_panics_on_odd_text() {
+        for t in [
+            "",
+            "=",
+            "==",
+            "a=",
+            "://",
+            "@",
+            "密码",
+            "密码是",
+            "eyJ.",
+            "-----BEGIN",
+            "AKIA",
+            "账号 a /",
+            "𠀀=𠀀",
+            "x@.",
+            "+",
+            "1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0",
+        ] {
+            let _ = find_secrets(t);
+            let _ = find_personal(t);
+            let _ = redact_all(t);
+        }
+    }
 }

@@ -1,7 +1,30 @@
 //! Text analysis: one place, used for both indexing and queries.
-//! Unicode-aware; CJK text becomes character bigrams; Latin words are
-//! lowercased; identifiers (service names, versions, error codes) are kept
-//! whole and also split into their parts.
+//!
+//! - Unicode-aware: words are runs of alphanumeric characters; fullwidth
+//!   ASCII is folded to ASCII and everything is lowercased.
+//! - CJK (Han, kana, hangul) runs become overlapping character bigrams (a
+//!   lone character stays a unigram): bigrams beat word segmentation on
+//!   Chinese recall and need no dictionary.
+//! - English words lose stopwords and clitics (`Caroline's` → `caroline`)
+//!   and are Porter-stemmed (`crate::stem`).
+//! - Numbers and identifiers (`payment-service`, `v1.2.3`, `ERR_42`,
+//!   `10:30`) are kept whole and unstemmed; identifiers joined by `.-_/:`
+//!   are also split into their parts so `payment` finds `payment-service`.
+//!
+//! Every token carries a position so the ranker can reward proximity.
+
+/// One analysed token.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Token {
+    pub term: String,
+    /// Position in the token stream (identifier parts share the stream
+    /// with the whole identifier, which sits at its first part's position).
+    pub pos: u32,
+    /// A part of a longer identifier (the whole one is also emitted).
+    pub part: bool,
+    /// A CJK character n-gram rather than a word.
+    pub cjk: bool,
+}
 
 /// Is `c` a CJK ideograph or kana/hangul (scripts written without spaces)?
 pub fn is_cjk(c: char) -> bool {
@@ -10,70 +33,314 @@ pub fn is_cjk(c: char) -> bool {
         | 0xAC00..=0xD7AF | 0x20000..=0x2FFFF)
 }
 
+/// English stopwords (the NLTK list, clitic stems included, plus a few
+/// conversational fillers), sorted for binary search.
 const STOPWORDS: &[&str] = &[
-    "a", "an", "the", "and", "or", "but", "if", "of", "to", "in", "on", "at", "by", "for", "with",
-    "about", "as", "into", "from", "is", "are", "was", "were", "be", "been", "being", "am", "do",
-    "does", "did", "have", "has", "had", "i", "me", "my", "you", "your", "he", "she", "it", "its",
-    "we", "our", "they", "them", "their", "this", "that", "these", "those", "what", "which", "who",
-    "whom", "how", "when", "where", "why", "so", "than", "too", "very", "can", "will", "would",
-    "should", "could", "not", "no", "yes", "just", "there", "here", "his", "her", "him", "any",
-    "all", "some", "up", "out", "then", "also",
+    "a",
+    "about",
+    "above",
+    "after",
+    "again",
+    "against",
+    "ain",
+    "all",
+    "also",
+    "am",
+    "an",
+    "and",
+    "any",
+    "are",
+    "aren",
+    "as",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "below",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "couldn",
+    "d",
+    "did",
+    "didn",
+    "do",
+    "does",
+    "doesn",
+    "doing",
+    "don",
+    "down",
+    "during",
+    "each",
+    "few",
+    "for",
+    "from",
+    "further",
+    "had",
+    "hadn",
+    "has",
+    "hasn",
+    "have",
+    "haven",
+    "having",
+    "he",
+    "her",
+    "here",
+    "hers",
+    "herself",
+    "hey",
+    "hi",
+    "him",
+    "himself",
+    "his",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "isn",
+    "it",
+    "its",
+    "itself",
+    "just",
+    "ll",
+    "m",
+    "ma",
+    "me",
+    "might",
+    "mightn",
+    "more",
+    "most",
+    "must",
+    "mustn",
+    "my",
+    "myself",
+    "needn",
+    "no",
+    "nor",
+    "not",
+    "now",
+    "o",
+    "of",
+    "off",
+    "oh",
+    "ok",
+    "okay",
+    "on",
+    "once",
+    "only",
+    "or",
+    "other",
+    "our",
+    "ours",
+    "ourselves",
+    "out",
+    "over",
+    "own",
+    "re",
+    "s",
+    "same",
+    "shall",
+    "shan",
+    "she",
+    "should",
+    "shouldn",
+    "so",
+    "some",
+    "such",
+    "t",
+    "than",
+    "that",
+    "the",
+    "their",
+    "theirs",
+    "them",
+    "themselves",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "through",
+    "to",
+    "too",
+    "under",
+    "until",
+    "up",
+    "ve",
+    "very",
+    "was",
+    "wasn",
+    "we",
+    "were",
+    "weren",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "why",
+    "will",
+    "with",
+    "won",
+    "would",
+    "wouldn",
+    "y",
+    "yeah",
+    "yes",
+    "you",
+    "your",
+    "yours",
+    "yourself",
+    "yourselves",
 ];
 
 pub fn is_stopword(w: &str) -> bool {
-    STOPWORDS.contains(&w)
+    STOPWORDS.binary_search(&w).is_ok()
+}
+
+/// Characters that join the parts of one identifier when inside a word.
+fn is_joiner(c: char) -> bool {
+    matches!(c, '.' | '-' | '_' | '/' | ':')
+}
+
+fn is_apostrophe(c: char) -> bool {
+    matches!(c, '\'' | '\u{2019}')
+}
+
+/// Fold fullwidth ASCII and the ideographic space to ASCII.
+fn fold(c: char) -> char {
+    match c as u32 {
+        0xFF01..=0xFF5E => char::from_u32(c as u32 - 0xFF01 + 0x21).unwrap_or(c),
+        0x3000 => ' ',
+        _ => c,
+    }
+}
+
+struct Analyzer {
+    out: Vec<Token>,
+    pos: u32,
+}
+
+impl Analyzer {
+    fn push(&mut self, term: String, part: bool, cjk: bool, advance: bool) {
+        self.out.push(Token {
+            term,
+            pos: self.pos,
+            part,
+            cjk,
+        });
+        if advance {
+            self.pos += 1;
+        }
+    }
+
+    /// A plain word (no joiners): stopwords dropped, words stemmed.
+    fn word(&mut self, w: &str, part: bool) {
+        if w.is_empty() || is_stopword(w) {
+            return;
+        }
+        let term = if w.chars().any(|c| c.is_numeric()) {
+            w.to_string()
+        } else {
+            crate::stem::stem(w)
+        };
+        self.push(term, part, false, true);
+    }
+
+    fn flush_word(&mut self, raw: &mut String) {
+        if raw.is_empty() {
+            return;
+        }
+        let lower = raw.to_lowercase();
+        raw.clear();
+        // Clitics: "caroline's" → "caroline", "don't" → "don".
+        let lower = match lower.find(is_apostrophe) {
+            Some(i) => lower[..i].to_string(),
+            None => lower,
+        };
+        let w = lower.trim_matches(is_joiner);
+        if w.is_empty() {
+            return;
+        }
+        let parts: Vec<&str> = w.split(is_joiner).filter(|p| !p.is_empty()).collect();
+        if parts.len() <= 1 {
+            self.word(w, false);
+            return;
+        }
+        // An identifier: whole (at the first part's position), then parts.
+        self.push(w.to_string(), false, false, false);
+        for p in parts {
+            self.word(p, true);
+        }
+    }
+
+    fn flush_cjk(&mut self, run: &mut Vec<char>) {
+        if run.len() == 1 {
+            self.push(run[0].to_string(), false, true, true);
+        } else {
+            for pair in run.windows(2) {
+                self.push(pair.iter().collect(), false, true, true);
+            }
+        }
+        run.clear();
+    }
+}
+
+/// Analyse a text into positioned tokens.
+pub fn analyze(text: &str) -> Vec<Token> {
+    let mut a = Analyzer {
+        out: Vec::new(),
+        pos: 0,
+    };
+    let mut word = String::new();
+    let mut run: Vec<char> = Vec::new();
+    let mut chars = text.chars().map(fold).peekable();
+    while let Some(c) = chars.next() {
+        if is_cjk(c) {
+            a.flush_word(&mut word);
+            run.push(c);
+            continue;
+        }
+        if !run.is_empty() {
+            a.flush_cjk(&mut run);
+        }
+        let inner = !word.is_empty() && chars.peek().is_some_and(|n| n.is_alphanumeric());
+        if c.is_alphanumeric() || ((is_joiner(c) || is_apostrophe(c)) && inner) {
+            word.push(c);
+        } else {
+            a.flush_word(&mut word);
+        }
+    }
+    a.flush_word(&mut word);
+    a.flush_cjk(&mut run);
+    a.out
 }
 
 /// Index terms of a text, in order of appearance (with repeats).
 pub fn terms(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let mut cjk_run: Vec<char> = Vec::new();
-    let flush_word = |word: &mut String, out: &mut Vec<String>| {
-        let w = word.trim_matches(|c: char| c == '.' || c == '-' || c == '_');
-        if !w.is_empty() {
-            let lw = w.to_lowercase();
-            let parts: Vec<&str> = lw
-                .split(|c: char| c == '.' || c == '-' || c == '_' || c == '/')
-                .filter(|p| !p.is_empty())
-                .collect();
-            if parts.len() > 1 {
-                out.push(lw.clone());
-            }
-            for p in parts {
-                if !is_stopword(p) {
-                    out.push(p.to_string());
-                }
-            }
-        }
-        word.clear();
-    };
-    let flush_cjk = |run: &mut Vec<char>, out: &mut Vec<String>| {
-        if run.len() == 1 {
-            out.push(run[0].to_string());
-        }
-        for pair in run.windows(2) {
-            out.push(pair.iter().collect());
-        }
-        run.clear();
-    };
-    for c in text.chars() {
-        if is_cjk(c) {
-            flush_word(&mut word, &mut out);
-            cjk_run.push(c);
-        } else if c.is_alphanumeric()
-            || ((c == '.' || c == '-' || c == '_' || c == '/') && !word.is_empty())
-        {
-            flush_cjk(&mut cjk_run, &mut out);
-            word.push(c);
-        } else {
-            flush_word(&mut word, &mut out);
-            flush_cjk(&mut cjk_run, &mut out);
-        }
-    }
-    flush_word(&mut word, &mut out);
-    flush_cjk(&mut cjk_run, &mut out);
-    out
+    analyze(text).into_iter().map(|t| t.term).collect()
+}
+
+/// The key under which an entity value is indexed and probed: its analysed
+/// tokens (identifier parts left out) joined by spaces, so "Caroline",
+/// "caroline" and "CAROLINE's" meet, and `order-service` stays whole.
+pub fn value_key(value: &str) -> String {
+    let toks: Vec<String> = analyze(value)
+        .into_iter()
+        .filter(|t| !t.part)
+        .map(|t| t.term)
+        .collect();
+    toks.join(" ")
 }
 
 #[cfg(test)]
@@ -85,9 +352,84 @@ mod tests {
         let t = terms("payment-service 的 V42 迁移失败");
         assert!(t.contains(&"payment-service".to_string()));
         assert!(t.contains(&"payment".to_string()));
+        assert!(t.contains(&"servic".to_string()));
         assert!(t.contains(&"v42".to_string()));
         assert!(t.contains(&"迁移".to_string()));
+        assert!(t.contains(&"移失".to_string()));
         assert!(t.contains(&"失败".to_string()));
+        assert!(t.contains(&"的".to_string()));
         assert!(!terms("the cat").contains(&"the".to_string()));
+    }
+
+    #[test]
+    fn english_is_stemmed_and_clitics_dropped() {
+        assert_eq!(
+            terms("Caroline's painting: she painted sunrises!"),
+            vec!["carolin", "paint", "paint", "sunris"]
+        );
+        assert_eq!(terms("I don't know"), vec!["know"]);
+        assert_eq!(terms("It’s RUNNING"), vec!["run"]);
+    }
+
+    #[test]
+    fn numbers_versions_and_codes_stay_whole() {
+        let t = terms("upgrade to v1.2.3 fixed ERR_CONN_42 at 10:30 on 2023-05-08");
+        for want in [
+            "v1.2.3",
+            "err_conn_42",
+            "10:30",
+            "2023-05-08",
+            "42",
+            "2023",
+            "conn",
+        ] {
+            assert!(t.contains(&want.to_string()), "{want} in {t:?}");
+        }
+        // Trailing punctuation is not part of an identifier.
+        assert_eq!(
+            terms("see order-service."),
+            vec!["see", "order-service", "order", "servic"]
+        );
+    }
+
+    #[test]
+    fn fullwidth_and_mixed_scripts() {
+        assert_eq!(terms("ＡＰＩ超时"), vec!["api", "超时"]);
+        assert_eq!(terms("林"), vec!["林"]);
+        let toks = analyze("订单服务超时");
+        assert_eq!(toks.len(), 5);
+        assert_eq!(toks[4].pos, 4);
+        assert!(toks.iter().all(|t| t.cjk));
+    }
+
+    #[test]
+    fn positions_are_shared_by_identifier_and_first_part() {
+        let toks = analyze("restart payment-service now");
+        let p: Vec<(&str, u32, bool)> = toks
+            .iter()
+            .map(|t| (t.term.as_str(), t.pos, t.part))
+            .collect();
+        assert_eq!(
+            p,
+            vec![
+                ("restart", 0, false),
+                ("payment-service", 1, false),
+                ("payment", 1, true),
+                ("servic", 2, true)
+            ]
+        );
+    }
+
+    #[test]
+    fn value_keys_meet_across_case_and_clitics() {
+        assert_eq!(value_key("Caroline"), value_key("CAROLINE's"));
+        assert_eq!(value_key("order-service"), "order-service");
+        assert_eq!(value_key("林工"), "林工");
+        assert_eq!(value_key("张三丰"), "张三 三丰");
+    }
+
+    #[test]
+    fn stopwords_are_sorted() {
+        assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
     }
 }

@@ -1,10 +1,49 @@
 //! `engram bench`: speed, scale, size and the wasm/native ratio.
+//!
+//! One run measures, on scratch SQLite files of its own (never `--db`):
+//!
+//! - **start-up**: the component's size, compiling it (`compile_ms`),
+//!   loading the precompiled artifact the way the on-disk cache does
+//!   (`deserialize_us`), and a fresh `Store` + instantiation from the
+//!   cached `InstancePre` (`instantiate_us`, median);
+//! - **remember throughput**: candidates through classification, the six
+//!   gates, resolution and the commit, 1 000 per call (one transaction per
+//!   call) and one per call (one transaction each);
+//! - **recall at scale**: a corpus of 1k / 10k / 100k memories in one scope
+//!   built by `import` (plus preference restatements through `remember`, so
+//!   keys carry long revision chains), then one query per call, latency
+//!   percentiles and the candidates the store handed the policy;
+//! - **pack** of a typical turn against the ~10k corpus;
+//! - **wasm/native**: the same policy code (ranking = `recall`,
+//!   classification = `classify`) run inside the component and natively
+//!   (the guest crate linked into the host), side by side against the same
+//!   SQLite store; time in the store is subtracted on both sides;
+//! - **host RSS** after the largest size.
+//!
+//! The workload is deterministic (see `bench/workload.rs`); `--quick`
+//! shrinks every size so a CI smoke run stays well under a minute.
+
+mod conv;
+mod timed;
+mod workload;
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use clap::Args;
+use serde_json::{json, Value};
 
+use crate::backend::{Backend, ScopedStore};
+use crate::bindings as w;
 use crate::cli::{Cli, Failure};
+use crate::clock::Clock;
+use crate::runtime::{Limits, Runtime};
+use crate::sqlite::SqliteStore;
+use crate::{Engram, Options};
+
+use conv::Cv;
+use timed::{NativeStore, StoreTime, TimedBackend};
 
 #[derive(Args, Debug, Clone)]
 pub struct BenchArgs {
@@ -14,11 +53,936 @@ pub struct BenchArgs {
     /// Small sizes, for a CI smoke run under a minute.
     #[arg(long)]
     pub quick: bool,
+    /// Corpus sizes for recall, comma-separated (default 1000,10000,100000;
+    /// --quick: 1000,3000).
+    #[arg(long, value_delimiter = ',')]
+    pub sizes: Option<Vec<u64>>,
+    /// Candidates remembered in batches (default 20000; --quick 2000).
+    #[arg(long)]
+    pub batched: Option<u64>,
+    /// Candidates per remember call in the batched run.
+    #[arg(long, default_value_t = 1000)]
+    pub batch_size: u64,
+    /// Candidates remembered one call (one transaction) each (default 2000; --quick 200).
+    #[arg(long)]
+    pub single: Option<u64>,
+    /// Timed queries per corpus size (default 300; --quick 40).
+    #[arg(long)]
+    pub queries: Option<u64>,
+    /// Seed of the synthetic workload.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Corpus size at which pack and the wasm/native ratio are measured
+    /// (default: the size nearest 10000).
+    #[arg(long)]
+    pub ratio_size: Option<u64>,
+    /// Directory for the scratch databases (default: a fresh temporary one,
+    /// removed afterwards).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
 }
 
-pub fn run(_cli: &Cli, _args: &BenchArgs, _out: &mut dyn Write) -> Result<(), Failure> {
-    Err(Failure {
-        code: 1,
-        message: "bench: not yet written".into(),
+/// The effective plan of a run.
+#[derive(Debug, Clone)]
+struct Plan {
+    quick: bool,
+    seed: u64,
+    sizes: Vec<u64>,
+    batched: u64,
+    batch_size: u64,
+    single: u64,
+    queries: u64,
+    warmup: u64,
+    mid_size: u64,
+    pack_requests: u64,
+    ratio_queries: u64,
+    ratio_candidates: u64,
+    ratio_rounds: u64,
+    compile_runs: usize,
+    deserialize_runs: usize,
+    instantiate_runs: usize,
+}
+
+impl Plan {
+    fn new(a: &BenchArgs) -> Plan {
+        let q = a.quick;
+        let mut sizes = a.sizes.clone().unwrap_or_else(|| {
+            if q {
+                vec![1000, 3000]
+            } else {
+                vec![1000, 10_000, 100_000]
+            }
+        });
+        sizes.retain(|&n| n > 0);
+        sizes.sort_unstable();
+        sizes.dedup();
+        if sizes.is_empty() {
+            sizes.push(1000);
+        }
+        let mid_size = a.ratio_size.unwrap_or(10_000);
+        let mid_size = *sizes
+            .iter()
+            .min_by_key(|&&n| n.abs_diff(mid_size))
+            .expect("sizes is not empty");
+        Plan {
+            quick: q,
+            seed: a.seed,
+            sizes,
+            batched: a.batched.unwrap_or(if q { 2000 } else { 20_000 }),
+            batch_size: a.batch_size.max(1),
+            single: a.single.unwrap_or(if q { 200 } else { 2000 }),
+            queries: a.queries.unwrap_or(if q { 40 } else { 300 }).max(1),
+            warmup: if q { 5 } else { 30 },
+            mid_size,
+            pack_requests: if q { 20 } else { 200 },
+            ratio_queries: if q { 30 } else { 200 },
+            ratio_candidates: if q { 200 } else { 2000 },
+            ratio_rounds: if q { 1 } else { 3 },
+            compile_runs: if q { 1 } else { 3 },
+            deserialize_runs: if q { 5 } else { 30 },
+            instantiate_runs: if q { 200 } else { 3000 },
+        }
+    }
+}
+
+fn fail(message: impl std::fmt::Display) -> Failure {
+    Failure {
+        code: 3,
+        message: format!("bench: {message}"),
+    }
+}
+
+fn store_fail(e: w::StoreError) -> Failure {
+    fail(crate::store_msg(&e))
+}
+
+/// Progress on stderr.
+fn note(msg: impl AsRef<str>) {
+    eprintln!("bench: {}", msg.as_ref());
+}
+
+/// Percentile `q` (0..=1) of sorted values, nearest rank.
+fn pct(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() - 1) as f64 * q).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn sorted(mut v: Vec<f64>) -> Vec<f64> {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    v
+}
+
+fn us(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+fn round(x: f64, places: i32) -> f64 {
+    let m = 10f64.powi(places);
+    (x * m).round() / m
+}
+
+/// Fields of /proc/self/status, in MiB.
+fn proc_status_mb() -> Value {
+    let text = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let mut out = serde_json::Map::new();
+    for line in text.lines() {
+        let Some((k, v)) = line.split_once(':') else {
+            continue;
+        };
+        if matches!(k, "VmRSS" | "VmHWM" | "RssAnon" | "RssFile" | "RssShmem") {
+            let kb: f64 = v
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse()
+                .unwrap_or(0.0);
+            out.insert(k.to_string(), json!(round(kb / 1024.0, 1)));
+        }
+    }
+    Value::Object(out)
+}
+
+fn loadavg() -> Value {
+    let s = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let v: Vec<f64> = s
+        .split_whitespace()
+        .take(3)
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    json!(v)
+}
+
+/// The scratch directory: removed on drop unless the user chose it.
+struct Scratch {
+    dir: PathBuf,
+    remove: bool,
+}
+
+impl Scratch {
+    fn new(dir: Option<&Path>) -> Result<Scratch, Failure> {
+        let (dir, remove) = match dir {
+            Some(d) => (d.to_path_buf(), false),
+            None => {
+                let nanos = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.subsec_nanos())
+                    .unwrap_or(0);
+                (
+                    std::env::temp_dir()
+                        .join(format!("engram-bench-{}-{nanos}", std::process::id())),
+                    true,
+                )
+            }
+        };
+        std::fs::create_dir_all(&dir).map_err(|e| fail(format!("{}: {e}", dir.display())))?;
+        Ok(Scratch { dir, remove })
+    }
+
+    /// A fresh database path (any old file of that name is removed).
+    fn db(&self, name: &str) -> PathBuf {
+        let p = self.dir.join(format!("{name}.db"));
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", p.display()));
+        }
+        p
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if self.remove {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+fn open_sqlite(path: &Path) -> Result<SqliteStore, Failure> {
+    SqliteStore::open(path).map_err(store_fail)
+}
+
+/// An `Engram` over a timed SQLite store with a fixed clock.
+fn open_engram(cli: &Cli, path: &Path, limits: Limits) -> Result<(Engram, StoreTime), Failure> {
+    let (backend, time) = TimedBackend::new(Box::new(open_sqlite(path)?));
+    let engram = Engram::with_backend(
+        Box::new(backend),
+        Options {
+            component: cli.component.clone(),
+            limits,
+            now: Some(workload::now()),
+        },
+    )?;
+    Ok((engram, time))
+}
+
+fn limits_of(cli: &Cli) -> Limits {
+    Limits {
+        timeout: Duration::from_secs(cli.timeout_secs.max(1)),
+        memory_bytes: cli.memory_mb.max(16) << 20,
+    }
+}
+
+/// Move a fixed clock forward.
+fn advance(engram: &mut Engram, ms: i64) {
+    let now = engram.clock.now();
+    engram.clock = Clock::Fixed(w::Datetime {
+        epoch_ms: now.epoch_ms + ms,
+        offset_minutes: now.offset_minutes,
+    });
+}
+
+pub fn run(cli: &Cli, args: &BenchArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let plan = Plan::new(args);
+    let load_start = loadavg();
+    let started = Instant::now();
+    let scratch = Scratch::new(args.dir.as_deref())?;
+    let limits = limits_of(cli);
+    note(format!(
+        "plan: sizes {:?}, {} batched + {} single remembers, {} queries per size, seed {}{}; scratch {}",
+        plan.sizes,
+        plan.batched,
+        plan.single,
+        plan.queries,
+        plan.seed,
+        if plan.quick { " (quick)" } else { "" },
+        scratch.dir.display()
+    ));
+
+    let startup = startup(cli, &plan, limits)?;
+    let remember = remember_throughput(cli, &plan, &scratch, limits)?;
+    let scale = recall_at_scale(cli, &plan, &scratch, limits)?;
+
+    let mut result = json!({
+        "component_bytes": startup.component_bytes,
+        "compile_ms": round(startup.compile_ms, 1),
+        "deserialize_us": round(startup.deserialize_us, 1),
+        "instantiate_us": round(startup.instantiate_us, 1),
+        "remember_per_s": {
+            "batched": round(remember.batched_per_s, 0),
+            "single": round(remember.single_per_s, 0),
+        },
+        "recall": scale.recall,
+        "pack_p50_us": round(scale.pack_p50_us, 1),
+        "wasm_native_ratio": round(scale.ratio, 3),
+        "host_rss_mb": round(scale.rss_mb, 1),
+    });
+    let details = json!({
+        "startup": startup.details,
+        "remember": remember.details,
+        "pack": scale.pack_details,
+        "wasm_native": scale.ratio_details,
+        "memory": scale.memory_details,
+        "workload": {
+            "seed": plan.seed,
+            "quick": plan.quick,
+            "sizes": plan.sizes,
+            "queries_per_size": plan.queries,
+            "batch_size": plan.batch_size,
+            "measured_at": plan.mid_size,
+            "now": workload::NOW,
+        },
+        "machine": {
+            "cpus": std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            "loadavg_start": load_start,
+            "loadavg_end": loadavg(),
+            "elapsed_s": round(started.elapsed().as_secs_f64(), 1),
+        },
+    });
+    result["details"] = details;
+    note(format!("done in {:.1} s", started.elapsed().as_secs_f64()));
+
+    let text = if args.json {
+        serde_json::to_string(&result).map_err(fail)?
+    } else {
+        human(&result)
+    };
+    writeln!(out, "{text}").map_err(|e| fail(format!("writing output: {e}")))
+}
+
+/// A readable summary of the JSON result.
+fn human(r: &Value) -> String {
+    let mut s = String::new();
+    s.push_str(&format!(
+        "component        {} bytes\ncompile          {} ms\ndeserialize      {} µs (precompiled, from the cache file)\ninstantiate      {} µs (fresh Store from InstancePre, median)\n",
+        r["component_bytes"], r["compile_ms"], r["deserialize_us"], r["instantiate_us"]
+    ));
+    s.push_str(&format!(
+        "remember         {} candidates/s batched, {} /s one transaction each\n",
+        r["remember_per_s"]["batched"], r["remember_per_s"]["single"]
+    ));
+    if let Some(rows) = r["recall"].as_array() {
+        for row in rows {
+            s.push_str(&format!(
+                "recall @ {:>7}  p50 {} µs  p95 {} µs  candidates read {}\n",
+                row["memories"], row["p50_us"], row["p95_us"], row["candidates_read"]
+            ));
+        }
+    }
+    s.push_str(&format!(
+        "pack             p50 {} µs\nwasm/native      {}× (policy time in the component / natively)\nhost RSS         {} MiB at the largest size\n\n--json prints every figure and the details.",
+        r["pack_p50_us"], r["wasm_native_ratio"], r["host_rss_mb"]
+    ));
+    s
+}
+
+// ------------------------------------------------------------------ start-up
+
+struct Startup {
+    component_bytes: usize,
+    compile_ms: f64,
+    deserialize_us: f64,
+    instantiate_us: f64,
+    details: Value,
+}
+
+fn startup(cli: &Cli, plan: &Plan, limits: Limits) -> Result<Startup, Failure> {
+    note("start-up: compile, deserialize, instantiate");
+    let bytes = match &cli.component {
+        Some(p) => std::fs::read(p).map_err(|e| fail(format!("{}: {e}", p.display())))?,
+        None => crate::runtime::EMBEDDED_COMPONENT.to_vec(),
+    };
+    let engine = wasmtime::Engine::new(&crate::runtime::engine_config(&limits)).map_err(fail)?;
+    let mut compiles = Vec::new();
+    let mut compiled = Vec::new();
+    for _ in 0..plan.compile_runs {
+        let t = Instant::now();
+        compiled = engine.precompile_component(&bytes).map_err(fail)?;
+        compiles.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let file = std::env::temp_dir().join(format!("engram-bench-{}.cwasm", std::process::id()));
+    std::fs::write(&file, &compiled).map_err(fail)?;
+    let mut des = Vec::new();
+    for _ in 0..plan.deserialize_runs {
+        let t = Instant::now();
+        // SAFETY: the file was just written by `precompile_component` of
+        // this very engine.
+        let c = unsafe { wasmtime::component::Component::deserialize_file(&engine, &file) }
+            .map_err(fail)?;
+        des.push(us(t.elapsed()));
+        drop(c);
+    }
+    let _ = std::fs::remove_file(&file);
+    drop(engine);
+
+    // Instantiation through the runtime the library uses.
+    let rt = Runtime::new(cli.component.as_deref(), limits)?;
+    let principal = crate::tenant_principal(workload::TENANT);
+    let mut backend: Box<dyn Backend> =
+        Box::new(SqliteStore::open_in_memory().map_err(store_fail)?);
+    let mut inst = Vec::with_capacity(plan.instantiate_runs);
+    let mut teardown = Vec::with_capacity(plan.instantiate_runs);
+    for _ in 0..plan.instantiate_runs {
+        let t = Instant::now();
+        let mut store = rt.new_store(
+            ScopedStore {
+                principal: principal.clone(),
+                backend,
+            },
+            Clock::Fixed(workload::now()),
+        );
+        let policy = rt.instantiate(&mut store);
+        inst.push(us(t.elapsed()));
+        policy.map_err(|e| fail(e.to_string()))?;
+        let t = Instant::now();
+        backend = store.into_data().store.backend;
+        teardown.push(us(t.elapsed()));
+    }
+    // One real call on a fresh instance: what a request pays end to end.
+    let mut calls = Vec::new();
+    for _ in 0..plan.deserialize_runs {
+        let t = Instant::now();
+        let (b, r) = rt.call(
+            backend,
+            principal.clone(),
+            Clock::Fixed(workload::now()),
+            |p, s| p.engram_memory_policy().call_info(s),
+        );
+        backend = b;
+        r.map_err(|e| fail(e.to_string()))?;
+        calls.push(us(t.elapsed()));
+    }
+    let compiles = sorted(compiles);
+    let des = sorted(des);
+    let inst = sorted(inst);
+    let teardown = sorted(teardown);
+    let calls = sorted(calls);
+    Ok(Startup {
+        component_bytes: bytes.len(),
+        compile_ms: pct(&compiles, 0.5),
+        deserialize_us: pct(&des, 0.5),
+        instantiate_us: pct(&inst, 0.5),
+        details: json!({
+            "compile_runs": compiles.len(),
+            "deserialize_runs": des.len(),
+            "deserialize_p95_us": round(pct(&des, 0.95), 1),
+            "instantiate_runs": inst.len(),
+            "instantiate_p95_us": round(pct(&inst, 0.95), 1),
+            "teardown_p50_us": round(pct(&teardown, 0.5), 1),
+            "info_call_p50_us": round(pct(&calls, 0.5), 1),
+            "compiled_bytes": compiled.len(),
+        }),
     })
+}
+
+// ------------------------------------------------------------------ remember
+
+struct Remember {
+    batched_per_s: f64,
+    single_per_s: f64,
+    details: Value,
+}
+
+#[derive(Default)]
+struct Tally {
+    dispositions: std::collections::BTreeMap<&'static str, u64>,
+    actions: std::collections::BTreeMap<&'static str, u64>,
+}
+
+impl Tally {
+    fn add(&mut self, d: &w::Decision) {
+        let disp = match d.disposition {
+            w::Disposition::Active => "active",
+            w::Disposition::Pending => "pending",
+            w::Disposition::Working => "working",
+            w::Disposition::Rejected => "rejected",
+        };
+        let act = match d.action {
+            w::WriteAction::Created => "created",
+            w::WriteAction::Superseded => "superseded",
+            w::WriteAction::Duplicate => "duplicate",
+            w::WriteAction::Conflicted => "conflicted",
+            w::WriteAction::None => "none",
+        };
+        *self.dispositions.entry(disp).or_default() += 1;
+        *self.actions.entry(act).or_default() += 1;
+    }
+    fn json(&self) -> Value {
+        json!({"dispositions": self.dispositions, "actions": self.actions})
+    }
+}
+
+fn remember_throughput(
+    cli: &Cli,
+    plan: &Plan,
+    scratch: &Scratch,
+    limits: Limits,
+) -> Result<Remember, Failure> {
+    let principal = crate::tenant_principal(workload::WRITE_TENANT);
+
+    // Batched: `batch_size` candidates per call, one transaction per call.
+    note(format!(
+        "remember: {} candidates, {} per call",
+        plan.batched, plan.batch_size
+    ));
+    let (mut engram, time) = open_engram(cli, &scratch.db("remember-batched"), limits)?;
+    let mut tally = Tally::default();
+    let mut busy = Duration::ZERO;
+    let mut i = 0u64;
+    let mut next_note = plan.batched / 5;
+    while i < plan.batched {
+        let n = plan.batch_size.min(plan.batched - i);
+        let chunk: Vec<w::Candidate> = (i..i + n)
+            .map(|k| workload::candidate(plan.seed, k))
+            .collect();
+        // Writes are spread over time, as a live agent's are (per-scope
+        // write-rate limits are counted per minute).
+        advance(&mut engram, 61_000);
+        let t = Instant::now();
+        let decisions = engram.remember(principal.clone(), chunk)?;
+        busy += t.elapsed();
+        decisions.iter().for_each(|d| tally.add(d));
+        i += n;
+        if i >= next_note && i < plan.batched {
+            note(format!("remember: {i}/{}", plan.batched));
+            next_note += plan.batched / 5;
+        }
+    }
+    let batched_per_s = plan.batched as f64 / busy.as_secs_f64().max(1e-9);
+    let batched_store_share = time.ns() as f64 / busy.as_nanos().max(1) as f64;
+    let batched_tally = tally.json();
+    drop(engram);
+
+    // Single: one call, one transaction, per candidate.
+    note(format!(
+        "remember: {} candidates, one per call",
+        plan.single
+    ));
+    let (mut engram, time) = open_engram(cli, &scratch.db("remember-single"), limits)?;
+    let mut tally = Tally::default();
+    let mut lat = Vec::with_capacity(plan.single as usize);
+    let mut busy = Duration::ZERO;
+    for k in 0..plan.single {
+        let c = workload::candidate(plan.seed, k);
+        advance(&mut engram, 250);
+        let t = Instant::now();
+        let decisions = engram.remember(principal.clone(), vec![c])?;
+        let d = t.elapsed();
+        busy += d;
+        lat.push(us(d));
+        decisions.iter().for_each(|d| tally.add(d));
+    }
+    let single_per_s = plan.single as f64 / busy.as_secs_f64().max(1e-9);
+    let single_store_share = time.ns() as f64 / busy.as_nanos().max(1) as f64;
+    let lat = sorted(lat);
+    Ok(Remember {
+        batched_per_s,
+        single_per_s,
+        details: json!({
+            "batched": {
+                "candidates": plan.batched,
+                "per_call": plan.batch_size,
+                "seconds": round(plan.batched as f64 / batched_per_s, 3),
+                "store_share": round(batched_store_share, 3),
+                "outcomes": batched_tally,
+            },
+            "single": {
+                "candidates": plan.single,
+                "p50_us": round(pct(&lat, 0.5), 1),
+                "p95_us": round(pct(&lat, 0.95), 1),
+                "store_share": round(single_store_share, 3),
+                "outcomes": tally.json(),
+            },
+        }),
+    })
+}
+
+// ------------------------------------------------------------------ recall
+
+struct Scale {
+    recall: Value,
+    pack_p50_us: f64,
+    pack_details: Value,
+    ratio: f64,
+    ratio_details: Value,
+    rss_mb: f64,
+    memory_details: Value,
+}
+
+/// Row counts of the corpus, straight from the database file.
+fn corpus_counts(path: &Path) -> Value {
+    let Ok(conn) = rusqlite::Connection::open(path) else {
+        return Value::Null;
+    };
+    let q = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap_or(-1) };
+    let mut by_status = serde_json::Map::new();
+    if let Ok(mut st) =
+        conn.prepare("SELECT status, count(*) FROM memories GROUP BY status ORDER BY status")
+    {
+        if let Ok(rows) = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))) {
+            for (s, n) in rows.flatten() {
+                by_status.insert(s, json!(n));
+            }
+        }
+    }
+    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+        + std::fs::metadata(format!("{}-wal", path.display()))
+            .map(|m| m.len())
+            .unwrap_or(0);
+    json!({
+        "revisions": q("SELECT count(*) FROM memories"),
+        "memory_ids": q("SELECT count(DISTINCT id) FROM memories"),
+        "max_revision": q("SELECT ifnull(max(revision), 0) FROM memories"),
+        "postings": q("SELECT count(*) FROM postings"),
+        "by_status": by_status,
+        "db_mb": round(bytes as f64 / (1 << 20) as f64, 1),
+    })
+}
+
+fn recall_at_scale(
+    cli: &Cli,
+    plan: &Plan,
+    scratch: &Scratch,
+    limits: Limits,
+) -> Result<Scale, Failure> {
+    let path = scratch.db("recall");
+    let (mut engram, time) = open_engram(cli, &path, limits)?;
+    let principal = crate::tenant_principal(workload::TENANT);
+    let mut built = 0u64;
+    let mut revised = 0u64;
+    let mut rows = Vec::new();
+    let mut pack = (0.0, Value::Null);
+    let mut ratio = (0.0, Value::Null);
+    let mut import_s = 0.0;
+    let mut q_next = 0u64;
+    for &size in &plan.sizes {
+        // Grow the corpus to `size` import records.
+        note(format!("recall: importing {}..{size}", built));
+        const CHUNK: u64 = 2000;
+        let t = Instant::now();
+        let step = ((size - built) / 5).max(CHUNK);
+        let mut next_note = built + step;
+        while built < size {
+            let n = CHUNK.min(size - built);
+            let records: Vec<w::ImportRecord> = (built..built + n)
+                .map(|i| workload::import_record(plan.seed, i))
+                .collect();
+            engram.import(principal.clone(), records)?;
+            built += n;
+            if built >= next_note && built < size {
+                note(format!("recall: imported {built}/{size}"));
+                next_note += step;
+            }
+        }
+        import_s += t.elapsed().as_secs_f64();
+        // Restated preferences through `remember`: supersessions.
+        let target = (size / 100).clamp(20, 2000);
+        while revised < target {
+            let n = (target - revised).min(500);
+            let cands: Vec<w::Candidate> = (revised..revised + n)
+                .map(|i| workload::revision(plan.seed, i))
+                .collect();
+            advance(&mut engram, 120_000);
+            engram.remember(principal.clone(), cands)?;
+            revised += n;
+        }
+        let counts = corpus_counts(&path);
+
+        // Timed queries, one per call.
+        note(format!("recall: {} queries at {size}", plan.queries));
+        for k in 0..plan.warmup {
+            engram.recall(
+                principal.clone(),
+                vec![workload::query(plan.seed, 10_000_000 + k)],
+            )?;
+        }
+        let mut lat = Vec::with_capacity(plan.queries as usize);
+        let mut store_ns = Vec::with_capacity(plan.queries as usize);
+        let mut cands = Vec::with_capacity(plan.queries as usize);
+        let mut empty = 0u64;
+        let reads0 = engram.records_read();
+        for _ in 0..plan.queries {
+            let q = workload::query(plan.seed, q_next);
+            q_next += 1;
+            let s0 = time.ns();
+            let t = Instant::now();
+            let r = engram.recall(principal.clone(), vec![q])?;
+            lat.push(us(t.elapsed()));
+            store_ns.push((time.ns() - s0) as f64 / 1e3);
+            let r = r
+                .into_iter()
+                .next()
+                .ok_or_else(|| fail("recall returned no result"))?;
+            if r.results.is_empty() {
+                empty += 1;
+            }
+            cands.push(r.candidates_read as f64);
+        }
+        let reads = engram.records_read() - reads0;
+        let lat = sorted(lat);
+        let store_ns = sorted(store_ns);
+        let cands = sorted(cands);
+        rows.push(json!({
+            "memories": size,
+            "p50_us": round(pct(&lat, 0.5), 1),
+            "p95_us": round(pct(&lat, 0.95), 1),
+            "candidates_read": pct(&cands, 0.5) as u64,
+            "candidates_read_max": pct(&cands, 1.0) as u64,
+            "records_read_per_query": round(reads as f64 / plan.queries as f64, 1),
+            "store_p50_us": round(pct(&store_ns, 0.5), 1),
+            "queries": plan.queries,
+            "queries_without_results": empty,
+            "corpus": counts,
+        }));
+        note(format!(
+            "recall @ {size}: p50 {:.0} µs, p95 {:.0} µs",
+            pct(&lat, 0.5),
+            pct(&lat, 0.95)
+        ));
+
+        if size == plan.mid_size {
+            pack = pack_bench(&mut engram, plan, size)?;
+            ratio = wasm_native(&engram, plan, &path)?;
+        }
+    }
+    let memory = proc_status_mb();
+    let rss = memory["VmRSS"].as_f64().unwrap_or(0.0);
+    Ok(Scale {
+        recall: Value::Array(rows),
+        pack_p50_us: pack.0,
+        pack_details: pack.1,
+        ratio: ratio.0,
+        ratio_details: ratio.1,
+        rss_mb: rss,
+        memory_details: json!({
+            "at_memories": plan.sizes.last(),
+            "proc_status_mb": memory,
+            "import_seconds": round(import_s, 2),
+            "import_per_s": round(built as f64 / import_s.max(1e-9), 0),
+        }),
+    })
+}
+
+fn pack_bench(engram: &mut Engram, plan: &Plan, size: u64) -> Result<(f64, Value), Failure> {
+    note(format!("pack: {} requests at {size}", plan.pack_requests));
+    let principal = crate::tenant_principal(workload::TENANT);
+    for k in 0..plan.warmup.min(10) {
+        engram.pack(
+            principal.clone(),
+            workload::pack_request(plan.seed, 1_000_000 + k),
+        )?;
+    }
+    let mut lat = Vec::new();
+    let mut tokens = Vec::new();
+    for k in 0..plan.pack_requests {
+        let req = workload::pack_request(plan.seed, k);
+        let t = Instant::now();
+        let p = engram.pack(principal.clone(), req)?;
+        lat.push(us(t.elapsed()));
+        tokens.push(p.tokens as f64);
+    }
+    let lat = sorted(lat);
+    let tokens = sorted(tokens);
+    Ok((
+        pct(&lat, 0.5),
+        json!({
+            "memories": size,
+            "requests": plan.pack_requests,
+            "budget": 2000,
+            "p95_us": round(pct(&lat, 0.95), 1),
+            "tokens_p50": pct(&tokens, 0.5),
+        }),
+    ))
+}
+
+// ------------------------------------------------------------------ wasm vs native
+
+/// Accumulated times of one workload on both sides.
+#[derive(Default)]
+struct Side {
+    wall_ns: u64,
+    store_ns: u64,
+}
+
+impl Side {
+    fn policy_ns(&self) -> u64 {
+        self.wall_ns.saturating_sub(self.store_ns)
+    }
+}
+
+#[derive(Default)]
+struct Pair {
+    wasm: Side,
+    native: Side,
+    items: u64,
+    agree: u64,
+}
+
+impl Pair {
+    fn ratio(&self) -> f64 {
+        self.wasm.policy_ns() as f64 / self.native.policy_ns().max(1) as f64
+    }
+    fn json(&self, unit: &str) -> Value {
+        let per = |ns: u64| round(ns as f64 / 1e3 / self.items.max(1) as f64, 1);
+        let mut v = json!({
+            "ratio": round(self.ratio(), 3),
+            "end_to_end_ratio": round(self.wasm.wall_ns as f64 / self.native.wall_ns.max(1) as f64, 3),
+            "wasm_policy_us": per(self.wasm.policy_ns()),
+            "native_policy_us": per(self.native.policy_ns()),
+            "wasm_store_us": per(self.wasm.store_ns),
+            "native_store_us": per(self.native.store_ns),
+            "same_results": round(self.agree as f64 / self.items.max(1) as f64, 3),
+        });
+        v[unit] = json!(self.items);
+        v
+    }
+}
+
+/// Run the ranking and classification code inside the component and
+/// natively, interleaved item by item, against the same SQLite file.
+fn wasm_native(engram: &Engram, plan: &Plan, path: &Path) -> Result<(f64, Value), Failure> {
+    note(format!(
+        "wasm/native: {} queries and {} candidates, {} round(s)",
+        plan.ratio_queries, plan.ratio_candidates, plan.ratio_rounds
+    ));
+    let rt = engram.runtime();
+    let principal = crate::tenant_principal(workload::TENANT);
+    let now = engram.clock.now();
+    let (wasm_backend, wasm_time) = TimedBackend::new(Box::new(open_sqlite(path)?));
+    let mut wasm_backend: Box<dyn Backend> = Box::new(wasm_backend);
+    let native = NativeStore::new(principal.clone(), Box::new(open_sqlite(path)?));
+    let native_clock = engram_guest::store::FixedClock(now.cv());
+
+    let queries: Vec<w::Query> = (0..plan.ratio_queries)
+        .map(|i| workload::query(plan.seed, 20_000_000 + i))
+        .collect();
+    let candidates: Vec<Vec<w::Candidate>> = (0..plan.ratio_candidates)
+        .map(|i| {
+            let mut c = workload::candidate(plan.seed, 30_000_000 + i);
+            c.scope = workload::scope(workload::TENANT, workload::USER);
+            c
+        })
+        .collect::<Vec<_>>()
+        .chunks(50)
+        .map(<[w::Candidate]>::to_vec)
+        .collect();
+
+    let mut rank = Pair::default();
+    let mut class = Pair::default();
+
+    // One call inside the component, on a fresh instance (instantiation is
+    // not counted: it is `instantiate_us`), store time subtracted.
+    macro_rules! in_wasm {
+        ($side:expr, |$p:ident, $s:ident| $call:expr) => {{
+            let mut $s = rt.new_store(
+                ScopedStore {
+                    principal: principal.clone(),
+                    backend: wasm_backend,
+                },
+                Clock::Fixed(now),
+            );
+            let inst = rt.instantiate(&mut $s);
+            let s0 = wasm_time.ns();
+            let t = Instant::now();
+            let r = match &inst {
+                Ok($p) => $call.map_err(|e| fail(format!("{e:#}"))),
+                Err(e) => Err(fail(e.to_string())),
+            };
+            $side.wall_ns += t.elapsed().as_nanos() as u64;
+            $side.store_ns += wasm_time.ns() - s0;
+            wasm_backend = $s.into_data().store.backend;
+            r?.map_err(|e| fail(crate::describe_policy_error(&e)))?
+        }};
+    }
+    macro_rules! native {
+        ($side:expr, |$ctx:ident| $call:expr) => {{
+            let s0 = native.ns();
+            let t = Instant::now();
+            // The component builds its configuration on every call too.
+            let policy = engram_guest::config::Policy::default();
+            let $ctx = engram_guest::api::Ctx {
+                store: &native,
+                clock: &native_clock,
+                policy: &policy,
+            };
+            let r = $call;
+            $side.wall_ns += t.elapsed().as_nanos() as u64;
+            $side.store_ns += native.ns() - s0;
+            r.map_err(|e| fail(format!("native: {e:?}")))?
+        }};
+    }
+
+    for _round in 0..plan.ratio_rounds {
+        for q in &queries {
+            let gq: engram_guest::types::Query = q.clone().cv();
+            let a = in_wasm!(rank.wasm, |p, s| p
+                .engram_memory_policy()
+                .call_recall(&mut s, std::slice::from_ref(q)));
+            let b = native!(rank.native, |ctx| engram_guest::recall::recall(
+                &ctx,
+                std::slice::from_ref(&gq)
+            ));
+            rank.items += 1;
+            let ids_a: Vec<(String, u32)> = a
+                .iter()
+                .flat_map(|r| r.results.iter())
+                .map(|s| (s.memory.id.clone(), s.memory.revision))
+                .collect();
+            let ids_b: Vec<(String, u32)> = b
+                .iter()
+                .flat_map(|r| r.results.iter())
+                .map(|s| (s.memory.id.clone(), s.memory.revision))
+                .collect();
+            if ids_a == ids_b {
+                rank.agree += 1;
+            }
+        }
+        for batch in &candidates {
+            let gb: Vec<engram_guest::types::Candidate> = batch.clone().cv();
+            let a = in_wasm!(class.wasm, |p, s| p
+                .engram_memory_policy()
+                .call_classify(&mut s, batch));
+            let b = native!(class.native, |ctx| engram_guest::remember::classify(
+                &ctx, &gb
+            ));
+            class.items += batch.len() as u64;
+            class.agree += a
+                .iter()
+                .zip(&b)
+                .filter(|(x, y)| {
+                    x.disposition.clone().cv() == y.disposition && x.kind.clone().cv() == y.kind
+                })
+                .count() as u64;
+        }
+    }
+    let total_wasm = rank.wasm.policy_ns() + class.wasm.policy_ns();
+    let total_native = rank.native.policy_ns() + class.native.policy_ns();
+    let ratio = total_wasm as f64 / total_native.max(1) as f64;
+    note(format!(
+        "wasm/native: ranking {:.2}×, classification {:.2}×, overall {:.2}×",
+        rank.ratio(),
+        class.ratio(),
+        ratio
+    ));
+    Ok((
+        ratio,
+        json!({
+            "memories": plan.mid_size,
+            "rounds": plan.ratio_rounds,
+            "ranking": rank.json("queries"),
+            "classification": class.json("candidates"),
+            "method": "policy time = wall time of the call minus time inside the store (same SQLite file on both sides); wasm side excludes instantiation (see instantiate_us) but includes the canonical-ABI copies; native side is the guest crate compiled with the host's release profile",
+        }),
+    ))
 }

@@ -113,7 +113,8 @@ fn start_ticker(engine: &Engine) {
         });
 }
 
-fn engine_config(limits: &Limits) -> Config {
+/// The engine configuration every runtime uses (public for `engram bench`).
+pub fn engine_config(limits: &Limits) -> Config {
     let mut cfg = Config::new();
     cfg.epoch_interruption(true);
     let mut pool = PoolingAllocationConfig::default();

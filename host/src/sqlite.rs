@@ -278,6 +278,11 @@ fn where_clause_on(a: &str, f: &Filter) -> (String, Vec<Box<dyn ToSql>>) {
                 args.push(Box::new(v.clone()));
             }
             (ScopeMatch::Visible, None) => sql.push(format!("{a}.{col} IS NULL")),
+            (ScopeMatch::Within, Some(v)) => {
+                sql.push(format!("{a}.{col} = ?"));
+                args.push(Box::new(v.clone()));
+            }
+            (ScopeMatch::Within, None) => {}
         }
     }
     if !f.kinds.is_empty() {

@@ -1,0 +1,398 @@
+//! `classify` and `remember` end to end over the in-memory store: what is
+//! stored per disposition, idempotence, secrets never stored anywhere,
+//! rate limits, tombstones, time resolution in the speaker's offset.
+
+use engram_guest::api::Ctx;
+use engram_guest::config::Policy;
+use engram_guest::memstore::MemStore;
+use engram_guest::model::filter;
+use engram_guest::remember::{classify, remember};
+use engram_guest::store::{FixedClock, Store};
+use engram_guest::types::*;
+use engram_guest::wit_store::{ScopeMatch, WriteOp};
+
+/// 2026-09-02T10:00:00+08:00 (a Wednesday in Shanghai).
+fn shanghai_now() -> Datetime {
+    Datetime {
+        epoch_ms: engram_guest::time::days_from_civil(2026, 9, 2) * 86_400_000 + 2 * 3_600_000,
+        offset_minutes: 480,
+    }
+}
+
+fn scope() -> Scope {
+    Scope {
+        tenant: "acme".into(),
+        user: Some("u42".into()),
+        project: None,
+        thread: Some("t7".into()),
+        agent: None,
+    }
+}
+
+fn cand(id: &str, text: &str, source: SourceKind) -> Candidate {
+    Candidate {
+        id: Some(id.into()),
+        text: text.into(),
+        scope: scope(),
+        source: Source {
+            kind: source,
+            reference: Some(format!("evt-{id}")),
+        },
+        observed_at: Some(shanghai_now()),
+        confidence: None,
+        kind_hint: None,
+        subject: None,
+        predicate: None,
+        object: None,
+        condition: None,
+        occurred_at: None,
+        valid_from: None,
+        valid_to: None,
+        entities: Vec::new(),
+        embedding: None,
+    }
+}
+
+struct World {
+    store: MemStore,
+    clock: FixedClock,
+    policy: Policy,
+}
+
+impl World {
+    fn new() -> Self {
+        World {
+            store: MemStore::for_tenant("acme"),
+            clock: FixedClock(shanghai_now()),
+            policy: Policy::default(),
+        }
+    }
+
+    fn ctx(&self) -> Ctx<'_> {
+        Ctx {
+            store: &self.store,
+            clock: &self.clock,
+            policy: &self.policy,
+        }
+    }
+
+    fn memories(&self) -> Vec<Memory> {
+        let mut f = filter(&scope(), ScopeMatch::Exact);
+        f.scope.thread = scope().thread;
+        self.store
+            .find(&f, 10_000)
+            .expect("find")
+            .into_iter()
+            .map(|s| s.memory)
+            .collect()
+    }
+
+    /// Everything the store holds, as text: memories and event payloads.
+    fn dump(&self) -> String {
+        let mut out = String::new();
+        for m in self.memories() {
+            out.push_str(&format!("{m:?}\n"));
+        }
+        for (_, _, e) in self.store.events() {
+            out.push_str(&format!("{e:?}\n"));
+        }
+        out
+    }
+}
+
+#[test]
+fn remembering_the_same_candidate_twice_stores_one_memory() {
+    let w = World::new();
+    let batch = vec![
+        cand("a", "以后请叫我林工", SourceKind::User),
+        cand("b", "用户上周拒绝了短信通知", SourceKind::User),
+        cand("c", "先查询订单状态，再执行退款", SourceKind::User),
+        cand(
+            "d",
+            "The customer seems to run SAP on-prem.",
+            SourceKind::Agent,
+        ),
+    ];
+    let first = remember(&w.ctx(), &batch).expect("first");
+    let n = w.memories().len();
+    assert_eq!(n, 4, "{:#?}", w.memories());
+    let second = remember(&w.ctx(), &batch).expect("second");
+    assert_eq!(
+        w.memories().len(),
+        n,
+        "a repeat created memories: {:#?}",
+        w.memories()
+    );
+    for (a, b) in first.iter().zip(&second) {
+        assert_eq!(a.memory_id, b.memory_id);
+        assert_eq!(a.disposition, b.disposition);
+        assert_eq!(b.action, WriteAction::Duplicate, "{b:?}");
+    }
+    // And within one batch.
+    let w = World::new();
+    let twice = vec![
+        cand("a", "以后请叫我林工", SourceKind::User),
+        cand("a2", "以后请叫我林工", SourceKind::User),
+    ];
+    remember(&w.ctx(), &twice).expect("batch");
+    assert_eq!(w.memories().len(), 1);
+}
+
+#[test]
+fn classify_is_a_dry_run() {
+    let w = World::new();
+    let ds =
+        classify(&w.ctx(), &[cand("a", "以后请叫我林工", SourceKind::User)]).expect("classify");
+    assert_eq!(ds[0].disposition, Disposition::Active);
+    assert_eq!(ds[0].action, WriteAction::None);
+    assert!(w.memories().is_empty());
+    assert!(w.store.events().is_empty());
+}
+
+#[test]
+fn each_disposition_is_stored_as_promised() {
+    let w = World::new();
+    let ds = remember(
+        &w.ctx(),
+        &[
+            cand(
+                "active",
+                "payment-service uses PostgreSQL",
+                SourceKind::User,
+            ),
+            cand(
+                "pending",
+                "The user probably prefers dark mode.",
+                SourceKind::Behavior,
+            ),
+            cand(
+                "working",
+                "这次先用 Java 写，手机 13812345678 联系我",
+                SourceKind::User,
+            ),
+            cand(
+                "rejected",
+                "prod key AKIAIOSFODNN7EXAMPLE",
+                SourceKind::User,
+            ),
+            cand("none", "好的，谢谢！", SourceKind::User),
+        ],
+    )
+    .expect("remember");
+    let by = |id: &str| {
+        ds.iter()
+            .find(|d| d.candidate_id.as_deref() == Some(id))
+            .expect(id)
+    };
+    assert_eq!(by("active").disposition, Disposition::Active);
+    assert_eq!(by("pending").disposition, Disposition::Pending);
+    assert_eq!(by("working").disposition, Disposition::Working);
+    assert_eq!(by("rejected").disposition, Disposition::Rejected);
+    assert_eq!(by("none").disposition, Disposition::Rejected);
+    for d in &ds {
+        assert_eq!(d.gates.len(), 6);
+        assert_eq!(d.policy_version, w.policy.version);
+        assert!(!d.reasons.is_empty());
+    }
+    let ms = w.memories();
+    assert_eq!(ms.len(), 2, "{ms:#?}");
+    let active = ms
+        .iter()
+        .find(|m| m.status == Status::Active)
+        .expect("active memory");
+    assert_eq!(
+        active.provenance.source.reference.as_deref(),
+        Some("evt-active")
+    );
+    assert_eq!(active.provenance.policy_version, w.policy.version);
+    let pending = ms
+        .iter()
+        .find(|m| m.status == Status::Pending)
+        .expect("pending memory");
+    assert!(pending.confidence <= 0.6);
+    assert!(
+        pending.valid_to.is_some(),
+        "an unverified inference expires"
+    );
+    // Working went to the session's task state, redacted.
+    let events = w.store.events();
+    let task: Vec<_> = events
+        .iter()
+        .filter(|(_, _, e)| e.kind == "task-state")
+        .collect();
+    assert_eq!(task.len(), 1);
+    assert_eq!(task[0].0, "t7");
+    assert!(task[0].2.payload.contains("Java"));
+    assert!(
+        !task[0].2.payload.contains("13812345678"),
+        "{}",
+        task[0].2.payload
+    );
+}
+
+#[test]
+fn no_secret_reaches_the_store_in_any_form() {
+    let w = World::new();
+    let secrets = [
+        (
+            "AKIAIOSFODNN7EXAMPLE",
+            "prod key AKIAIOSFODNN7EXAMPLE for the billing bucket",
+        ),
+        ("R4t!u8Pq2z", "生产 MQ 账号 svc_ledger / R4t!u8Pq2z"),
+        ("h7Kp!2wQz9Lm", "MYSQL_PASSWORD=h7Kp!2wQz9Lm"),
+        ("s3cr3t!", "postgres://app:s3cr3t!@db.internal/orders"),
+        (
+            "ghp_1234567890abcdefghijABCDEFGHIJ123456",
+            "CI uses ghp_1234567890abcdefghijABCDEFGHIJ123456",
+        ),
+    ];
+    for source in [
+        SourceKind::User,
+        SourceKind::System,
+        SourceKind::Tool,
+        SourceKind::Document,
+    ] {
+        let batch: Vec<Candidate> = secrets
+            .iter()
+            .enumerate()
+            .map(|(i, (_, t))| cand(&format!("s{i}"), t, source))
+            .collect();
+        let ds = remember(&w.ctx(), &batch).expect("remember");
+        assert!(
+            ds.iter().all(|d| d.disposition == Disposition::Rejected),
+            "{ds:#?}"
+        );
+        for d in &ds {
+            for (secret, _) in &secrets {
+                assert!(
+                    !d.reasons.iter().any(|r| r.contains(secret)),
+                    "reason leaks {secret}"
+                );
+                assert!(
+                    !d.gates.iter().any(|g| g.reason.contains(secret)),
+                    "gate leaks {secret}"
+                );
+            }
+        }
+    }
+    let dump = w.dump();
+    for (secret, _) in &secrets {
+        assert!(!dump.contains(secret), "{secret} stored");
+    }
+}
+
+#[test]
+fn the_rate_limit_counts_this_batch_too() {
+    let mut w = World::new();
+    w.policy.rate_limit_writes = 3;
+    let batch: Vec<Candidate> = (0..5)
+        .map(|i| {
+            cand(
+                &format!("r{i}"),
+                &format!("service-{i} uses PostgreSQL {i}"),
+                SourceKind::User,
+            )
+        })
+        .collect();
+    let ds = remember(&w.ctx(), &batch).expect("remember");
+    let stored = ds
+        .iter()
+        .filter(|d| d.disposition == Disposition::Active)
+        .count();
+    assert_eq!(stored, 3);
+    let limited = &ds[4];
+    assert_eq!(limited.disposition, Disposition::Rejected);
+    assert!(
+        limited
+            .reasons
+            .iter()
+            .any(|r| r.contains("write-rate limit")),
+        "{:?}",
+        limited.reasons
+    );
+}
+
+#[test]
+fn erased_content_is_not_written_again() {
+    let w = World::new();
+    let t =
+        engram_guest::tombstone::for_text("BlueFalcon", "text", shanghai_now()).expect("tombstone");
+    w.store.commit(&[WriteOp::Tombstone(t)]).expect("commit");
+    let c = cand(
+        "x",
+        "my vpn passphrase hint is bluefalcon",
+        SourceKind::User,
+    );
+    for ds in [
+        classify(&w.ctx(), std::slice::from_ref(&c)),
+        remember(&w.ctx(), std::slice::from_ref(&c)),
+    ] {
+        let d = &ds.expect("decide")[0];
+        assert_eq!(d.disposition, Disposition::Rejected);
+        assert!(
+            d.reasons.iter().any(|r| r.contains("tombstone")),
+            "{:?}",
+            d.reasons
+        );
+    }
+    assert!(w.memories().is_empty());
+}
+
+#[test]
+fn a_scope_outside_the_principal_is_rejected_not_an_error() {
+    let w = World::new();
+    let mut c = cand("x", "payment-service uses PostgreSQL", SourceKind::User);
+    c.scope.tenant = "other".into();
+    let d = &classify(&w.ctx(), &[c]).expect("classify")[0];
+    assert_eq!(d.disposition, Disposition::Rejected);
+    let perm = d
+        .gates
+        .iter()
+        .find(|g| g.gate == GateName::Permission)
+        .expect("gate");
+    assert!(!perm.passed);
+}
+
+#[test]
+fn relative_times_resolve_in_the_speakers_offset() {
+    let w = World::new();
+    // The same instant said in Shanghai (Wednesday 10:00) and in Los Angeles
+    // (Tuesday 19:00): "yesterday" is a different day.
+    let mut sh = cand("sh", "昨天的发布因为迁移超时失败了", SourceKind::User);
+    sh.observed_at = Some(shanghai_now());
+    let mut la = cand(
+        "la",
+        "Yesterday the release failed because the migration timed out.",
+        SourceKind::User,
+    );
+    la.observed_at = Some(Datetime {
+        epoch_ms: shanghai_now().epoch_ms,
+        offset_minutes: -420,
+    });
+    let ds = classify(&w.ctx(), &[sh, la]).expect("classify");
+    assert_eq!(ds[0].kind, CandidateKind::Episodic);
+    assert_eq!(ds[1].kind, CandidateKind::Episodic);
+    let rfc = |d: &Decision| d.occurred_at.map(engram_guest::time::rfc3339);
+    assert_eq!(rfc(&ds[0]).as_deref(), Some("2026-09-01T00:00:00+08:00"));
+    assert_eq!(ds[0].time_expression.as_deref(), Some("昨天"));
+    assert_eq!(rfc(&ds[1]).as_deref(), Some("2026-08-31T00:00:00-07:00"));
+    assert_eq!(ds[1].time_expression.as_deref(), Some("Yesterday"));
+}
+
+#[test]
+fn malformed_candidates_name_the_field() {
+    let w = World::new();
+    let mut c = cand("x", "ok", SourceKind::User);
+    c.predicate = Some("  ".into());
+    match remember(
+        &w.ctx(),
+        &[cand("fine", "以后请叫我林工", SourceKind::User), c],
+    ) {
+        Err(Error::InvalidInput(e)) => {
+            assert_eq!(e.index, Some(1));
+            assert_eq!(e.field, "predicate");
+        }
+        other => panic!("expected invalid input, got {other:?}"),
+    }
+    assert!(w.memories().is_empty(), "nothing half-written");
+}

@@ -1,0 +1,212 @@
+//! Stores that count the time spent inside them, so the benchmark can split
+//! a call into time in the store and time in the policy.
+
+use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::backend::Backend;
+use crate::bindings as h;
+use crate::bindings::{
+    Datetime, Filter, Principal, Receipt, Scope, StoreError, Stored, TermStats, Tombstone,
+    WeightedTerm, WriteOp,
+};
+
+use super::conv::Cv;
+
+/// Nanoseconds spent in a backend and the number of calls, shared with the
+/// benchmark while the backend is owned by an `Engram` or a wasmtime `Store`.
+#[derive(Clone, Default)]
+pub struct StoreTime {
+    ns: Arc<AtomicU64>,
+    calls: Arc<AtomicU64>,
+}
+
+impl StoreTime {
+    pub fn ns(&self) -> u64 {
+        self.ns.load(Ordering::Relaxed)
+    }
+    pub fn calls(&self) -> u64 {
+        self.calls.load(Ordering::Relaxed)
+    }
+    fn add(&self, t: Instant) {
+        self.ns
+            .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        self.calls.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// A backend that times every call into the one it wraps.
+pub struct TimedBackend {
+    inner: Box<dyn Backend>,
+    time: StoreTime,
+}
+
+impl TimedBackend {
+    pub fn new(inner: Box<dyn Backend>) -> (Self, StoreTime) {
+        let time = StoreTime::default();
+        (
+            TimedBackend {
+                inner,
+                time: time.clone(),
+            },
+            time,
+        )
+    }
+}
+
+macro_rules! timed {
+    ($self:ident, $e:expr) => {{
+        let t = Instant::now();
+        let r = $e;
+        $self.time.add(t);
+        r
+    }};
+}
+
+impl Backend for TimedBackend {
+    fn find(&mut self, filter: &Filter, limit: u32) -> Result<Vec<Stored>, StoreError> {
+        timed!(self, self.inner.find(filter, limit))
+    }
+    fn revisions(&mut self, principal: &Principal, id: &str) -> Result<Vec<Stored>, StoreError> {
+        timed!(self, self.inner.revisions(principal, id))
+    }
+    fn stats(&mut self, filter: &Filter, terms: &[String]) -> Result<TermStats, StoreError> {
+        timed!(self, self.inner.stats(filter, terms))
+    }
+    fn search(
+        &mut self,
+        filter: &Filter,
+        terms: &[WeightedTerm],
+        limit: u32,
+    ) -> Result<Vec<Stored>, StoreError> {
+        timed!(self, self.inner.search(filter, terms, limit))
+    }
+    fn commit(&mut self, principal: &Principal, ops: &[WriteOp]) -> Result<Receipt, StoreError> {
+        timed!(self, self.inner.commit(principal, ops))
+    }
+    fn tombstones(&mut self, tenant: &str) -> Result<Vec<Tombstone>, StoreError> {
+        timed!(self, self.inner.tombstones(tenant))
+    }
+    fn count_events(
+        &mut self,
+        scope: &Scope,
+        kind: &str,
+        since: Datetime,
+    ) -> Result<u64, StoreError> {
+        timed!(self, self.inner.count_events(scope, kind, since))
+    }
+    fn records_read(&self) -> u64 {
+        self.inner.records_read()
+    }
+    fn tenant_of(&mut self, id: &str) -> Result<Option<String>, StoreError> {
+        self.inner.tenant_of(id)
+    }
+    fn begin_batch(&mut self) -> Result<(), StoreError> {
+        self.inner.begin_batch()
+    }
+    fn finish_batch(&mut self, ok: bool) -> Result<(), StoreError> {
+        self.inner.finish_batch(ok)
+    }
+}
+
+/// The guest's `Store` seam over a host backend, for running the policy
+/// natively against the very store the component reads. Read-only: the
+/// native side only runs ranking and classification (no commits). The
+/// conversion of answers into the guest's types is counted as store time
+/// (the component's equivalent, lowering into linear memory, is not: the
+/// ratio errs against wasm).
+pub struct NativeStore {
+    principal: Principal,
+    backend: RefCell<Box<dyn Backend>>,
+    ns: Cell<u64>,
+}
+
+impl NativeStore {
+    pub fn new(principal: Principal, backend: Box<dyn Backend>) -> Self {
+        NativeStore {
+            principal,
+            backend: RefCell::new(backend),
+            ns: Cell::new(0),
+        }
+    }
+    pub fn ns(&self) -> u64 {
+        self.ns.get()
+    }
+    fn time<R>(&self, f: impl FnOnce(&mut dyn Backend) -> R) -> R {
+        let t = Instant::now();
+        let r = f(&mut **self.backend.borrow_mut());
+        self.ns.set(self.ns.get() + t.elapsed().as_nanos() as u64);
+        r
+    }
+}
+
+type GResult<T> = Result<T, engram_guest::wit_store::StoreError>;
+
+impl engram_guest::store::Store for NativeStore {
+    fn principal(&self) -> engram_guest::wit_store::Principal {
+        self.principal.clone().cv()
+    }
+    fn find(
+        &self,
+        filter: &engram_guest::wit_store::Filter,
+        limit: u32,
+    ) -> GResult<Vec<engram_guest::wit_store::Stored>> {
+        self.time(|b| {
+            let f: h::Filter = filter.clone().cv();
+            b.find(&f, limit).map(Cv::cv).map_err(Cv::cv)
+        })
+    }
+    fn revisions(&self, id: &str) -> GResult<Vec<engram_guest::wit_store::Stored>> {
+        self.time(|b| b.revisions(&self.principal, id).map(Cv::cv).map_err(Cv::cv))
+    }
+    fn stats(
+        &self,
+        filter: &engram_guest::wit_store::Filter,
+        terms: &[String],
+    ) -> GResult<engram_guest::wit_store::TermStats> {
+        self.time(|b| {
+            let f: h::Filter = filter.clone().cv();
+            b.stats(&f, terms).map(Cv::cv).map_err(Cv::cv)
+        })
+    }
+    fn search(
+        &self,
+        filter: &engram_guest::wit_store::Filter,
+        terms: &[engram_guest::wit_store::WeightedTerm],
+        limit: u32,
+    ) -> GResult<Vec<engram_guest::wit_store::Stored>> {
+        self.time(|b| {
+            let f: h::Filter = filter.clone().cv();
+            let t: Vec<h::WeightedTerm> = terms.to_vec().cv();
+            b.search(&f, &t, limit).map(Cv::cv).map_err(Cv::cv)
+        })
+    }
+    fn commit(
+        &self,
+        _ops: &[engram_guest::wit_store::WriteOp],
+    ) -> GResult<engram_guest::wit_store::Receipt> {
+        Err(engram_guest::wit_store::StoreError::Invalid(
+            "the benchmark's native store is read-only".into(),
+        ))
+    }
+    fn tombstones(&self) -> GResult<Vec<engram_guest::wit_store::Tombstone>> {
+        self.time(|b| {
+            b.tombstones(&self.principal.tenant)
+                .map(Cv::cv)
+                .map_err(Cv::cv)
+        })
+    }
+    fn count_events(
+        &self,
+        scope: &engram_guest::types::Scope,
+        kind: &str,
+        since: engram_guest::types::Datetime,
+    ) -> GResult<u64> {
+        self.time(|b| {
+            let s: Scope = scope.clone().cv();
+            b.count_events(&s, kind, since.cv()).map_err(Cv::cv)
+        })
+    }
+}
