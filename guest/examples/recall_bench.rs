@@ -142,6 +142,48 @@ fn read_jsonl(path: &str) -> Vec<Value> {
         .collect()
 }
 
+/// Experiment knobs: `TUNE="entity=0.1 freshness=0"` overrides rank weights.
+fn tune(p: &mut Policy) {
+    let Ok(spec) = std::env::var("TUNE") else {
+        return;
+    };
+    for kv in spec.split_whitespace() {
+        let Some((k, v)) = kv.split_once('=') else {
+            continue;
+        };
+        let x: f64 = v.parse().expect("number");
+        let r = &mut p.rank;
+        match k {
+            "similarity" => r.similarity = x,
+            "scope" => r.scope = x,
+            "freshness" => r.freshness = x,
+            "authority" => r.authority = x,
+            "typefit" => r.typefit = x,
+            "entity" => r.entity = x,
+            "mentioned" => r.entity_mentioned = x,
+            "risk" => r.risk = x,
+            "k1" => r.bm25_k1 = x,
+            "b" => r.bm25_b = x,
+            "k3" => r.query_k3 = x,
+            "uni" => r.cjk_unigram = x,
+            "agent" => r.agent_turn = x,
+            "probes" => r.entity_probe_limit = x as usize,
+            "named_time" => r.named_time = x,
+            "context" => r.context = x,
+            "expand" => r.context_expand = x as usize,
+            "limit" => p.recall_candidate_limit = x as u32,
+            "half_life" => {
+                for d in p.decay.iter_mut() {
+                    if d.half_life_days.is_some() {
+                        d.half_life_days = Some(x);
+                    }
+                }
+            }
+            _ => panic!("unknown knob {k}"),
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 4 {
@@ -156,7 +198,8 @@ fn main() {
         .unwrap_or_default();
     let store = MemStore::for_tenant(&tenant);
     let clock = FixedClock(parse_datetime("2026-01-01T00:00:00Z").expect("now"));
-    let policy = Policy::default();
+    let mut policy = Policy::default();
+    tune(&mut policy);
     let ctx = Ctx {
         store: &store,
         clock: &clock,

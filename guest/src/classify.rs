@@ -108,6 +108,8 @@ struct Scan {
     quantifiers: Vec<Hit>,
     /// A recognised semantic predicate ("叫我", "时区").
     predicate: bool,
+    /// Past occasions without a date ("上次", "last sprint").
+    past_refs: Vec<Hit>,
     /// "today"/"明天" with no completed action: a plan for the day at hand.
     near_plan: Option<String>,
     /// A date introduced as the time of something ("于 2026-02-03",
@@ -161,7 +163,7 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
     }
     if !s.task_traps.is_empty() {
         reasons.push(format!(
-            "{} counts occurrences; not a task-scope cue",
+            "{} refers to a past occurrence, not to the current task",
             quoted(&s.task_traps)
         ));
     }
@@ -240,10 +242,7 @@ fn text_kind(
         return (CandidateKind::None, true);
     }
     // 2. Chit-chat and noise.
-    let nothing_else = s.task.is_empty()
-        && s.persist.is_empty()
-        && s.procedure.score == 0.0
-        && s.anchors.is_empty();
+    let nothing_else = s.task.is_empty() && s.persist.is_empty() && s.procedure.score == 0.0;
     if !s.chitchat.is_empty() && s.residue <= wp.chitchat_max_residue && nothing_else {
         reasons.push(format!(
             "chit-chat: {} and nothing to keep",
@@ -289,6 +288,7 @@ fn text_kind(
                 && s.explicit.is_empty()
                 && !s.predicate
                 && s.procedure.conditions.is_empty()
+                && !s.procedure.has_steps
                 && epi.0 < wp.episode_min_score,
         ) {
             reasons.push(format!(
@@ -319,7 +319,10 @@ fn text_kind(
     }
     // 4. Procedure.
     let proc = &s.procedure;
-    if proc.score >= wp.procedure_min_score && proc.score >= epi.0 {
+    // An unanchored "event" does not outweigh a procedure.
+    if proc.score >= wp.procedure_min_score
+        && (proc.score >= epi.0 || !epi.1 || !s.persist.is_empty())
+    {
         reasons.push(format!("procedure: {}", proc.why.join("; ")));
         return (
             CandidateKind::Procedural,
@@ -375,7 +378,7 @@ fn event_score(c: &Candidate, s: &Scan) -> (f64, bool, String) {
         .anchors
         .iter()
         .find(|a| observed.is_none_or(|o| !a.is_future(o)));
-    let anchored = anchor.is_some() || c.occurred_at.is_some();
+    let anchored = anchor.is_some() || c.occurred_at.is_some() || !s.past_refs.is_empty();
     if let Some(a) = anchor {
         score += match (a.relative, a.precision) {
             (true, Precision::Year) => 1.0,
@@ -388,6 +391,10 @@ fn event_score(c: &Candidate, s: &Scan) -> (f64, bool, String) {
     } else if c.occurred_at.is_some() {
         score += 2.0;
         why.push("occurred_at given".into());
+    } else if let Some(h) = s.past_refs.first() {
+        // "上次…" already says it happened.
+        score += 3.0;
+        why.push(format!("past occasion '{}'", h.cue));
     }
     if !s.outcomes.is_empty() {
         score += 1.25 + if s.outcomes.len() > 1 { 0.5 } else { 0.0 };
@@ -408,7 +415,8 @@ fn event_score(c: &Candidate, s: &Scan) -> (f64, bool, String) {
         score += 1.0;
         why.push("a date given as the time of something".into());
     }
-    if s.outcomes.is_empty() && s.past.is_empty() && s.metrics == 0 && !s.dated {
+    let implied = anchor.is_none() && c.occurred_at.is_none() && !s.past_refs.is_empty();
+    if s.outcomes.is_empty() && s.past.is_empty() && s.metrics == 0 && !s.dated && !implied {
         // A date alone is not an event.
         score = score.min(2.0);
     }
@@ -474,7 +482,17 @@ fn apply_hint(
             hint
         }
         (CandidateKind::Working, _) => {
-            if !s.persist.is_empty() && s.task.is_empty() && s.task_soft.is_empty() {
+            let bound = !s.task.is_empty()
+                || !s.task_soft.is_empty()
+                || s.request.is_some()
+                || s.near_plan.is_some();
+            if !bound {
+                overrule(
+                    "nothing in the text limits it to the current task".into(),
+                    reasons,
+                    signals,
+                )
+            } else if !s.persist.is_empty() && s.task.is_empty() && s.task_soft.is_empty() {
                 overrule(
                     format!(
                         "persistence cue {} says it outlives the task",
@@ -502,7 +520,9 @@ fn apply_hint(
                 signals,
             )
         }
-        (CandidateKind::Semantic, CandidateKind::Procedural) if strong || s.procedure.has_steps => {
+        (CandidateKind::Semantic, CandidateKind::Procedural)
+            if strong || s.procedure.has_steps || !s.procedure.conditions.is_empty() =>
+        {
             overrule(
                 "the text gives ordered or conditional steps".into(),
                 reasons,
@@ -582,7 +602,11 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
         .collect();
     let standing = all(c.standing);
     let recurrence = all(c.recurrence);
-    let outcomes = all(c.event_outcome);
+    let outcomes: Vec<Hit> = all(c.event_outcome)
+        .into_iter()
+        .filter(|h| !(h.cue.is_ascii() && adjectival(f, h.start, h.end)))
+        .collect();
+    let past_refs = all(c.past_reference);
     let procedure = procedure(f, &deferrals, wp);
     let (residue, units) = residue(f, &chitchat, wp);
     let question = f.trim_end().ends_with(['?', '？']);
@@ -642,6 +666,7 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
             .any(|(_, cues)| !find_any(f, cues, g).is_empty()),
         near_plan,
         dated,
+        past_refs,
     }
 }
 
@@ -658,13 +683,28 @@ fn clause_starts(f: &str) -> Vec<&str> {
 fn request(f: &str, wp: &WritePolicy) -> Option<String> {
     let c = wp.cues;
     for clause in clause_starts(f) {
-        if let Some(r) = c.request.iter().find(|r| {
-            clause.starts_with(*r)
-                && (!r.is_ascii()
-                    || clause.get(r.len()..).is_none_or(|rest| {
-                        !rest.starts_with(|ch: char| ch.is_ascii_alphanumeric())
-                    }))
-        }) {
+        // English requests open the clause; Chinese ones may follow a time
+        // or a subject ("稍后把链接发我一下"); "一下" only ends a request.
+        let found = c.request.iter().find(|r| {
+            if r.is_ascii() {
+                clause.starts_with(*r)
+                    && clause
+                        .get(r.len()..)
+                        .is_none_or(|rest| !rest.starts_with(|ch: char| ch.is_ascii_alphanumeric()))
+            } else if **r == "一下" {
+                clause.match_indices(*r).any(|(i, _)| {
+                    clause.get(i + r.len()..).is_some_and(|rest| {
+                        rest.trim().is_empty() || rest.starts_with(['吧', '呀', '啊', '哈', '呗'])
+                    })
+                })
+            } else {
+                // Within the first few characters: "稍后帮我…", not "导出给我".
+                clause
+                    .find(*r)
+                    .is_some_and(|i| clause.get(..i).is_some_and(|b| b.chars().count() <= 4))
+            }
+        });
+        if let Some(r) = found {
             return Some(r.to_string());
         }
         if is_english_imperative(clause, wp) {
@@ -682,6 +722,19 @@ fn metrics(f: &str) -> usize {
         "requests", "users", "errors", "orders", "gb", "mb", "tb", "qps",
     ];
     let mut n = 0;
+    // Chinese numerals with a counting unit: "三倍", "两次", "五笔" (not
+    // "这一次", "每一单", "第二次").
+    let chars: Vec<char> = f.chars().collect();
+    for (k, ch) in chars.iter().enumerate() {
+        let prev = k.checked_sub(1).and_then(|j| chars.get(j)).copied();
+        let next = chars.get(k + 1).copied();
+        if "两三四五六七八九十百千万".contains(*ch)
+            && next.is_some_and(|u| "倍次人笔条单元个".contains(u))
+            && !prev.is_some_and(|p| "这那每第".contains(p))
+        {
+            n += 1;
+        }
+    }
     let mut it = f.char_indices().peekable();
     while let Some((i, ch)) = it.next() {
         if !ch.is_ascii_digit() {
@@ -754,6 +807,52 @@ fn residue(f: &str, chitchat: &[Hit], wp: &WritePolicy) -> (usize, usize) {
     (count(&rest), all_units)
 }
 
+/// Is the "-ed" word at `f[start..end]` an adjective ("5 failed attempts",
+/// "the crashed nodes") rather than a past-tense verb?
+fn adjectival(f: &str, start: usize, end: usize) -> bool {
+    const DETERMINERS: [&str; 16] = [
+        "a", "an", "the", "any", "all", "some", "its", "their", "his", "her", "our", "my", "your",
+        "these", "those", "no",
+    ];
+    const NOT_PLURAL: [&str; 14] = [
+        "is",
+        "was",
+        "has",
+        "as",
+        "this",
+        "its",
+        "us",
+        "his",
+        "yes",
+        "always",
+        "sometimes",
+        "perhaps",
+        "across",
+        "afterwards",
+    ];
+    let Some(w) = f.get(start..end) else {
+        return false;
+    };
+    if !w.ends_with("ed") {
+        return false;
+    }
+    let before = f.get(..start).unwrap_or("");
+    let prev = words(before).last().map(|(_, p)| *p);
+    let after = f.get(end..).unwrap_or("");
+    let next = words(after).first().map(|(i, n)| (*i, *n));
+    let prev_det = prev.is_some_and(|p| DETERMINERS.contains(&p));
+    let adjacent = |i: usize| after.get(..i).is_some_and(|g| g.trim().is_empty());
+    let plural_next = next.is_some_and(|(i, n)| {
+        adjacent(i)
+            && n.len() > 3
+            && n.ends_with('s')
+            && !n.ends_with("ss")
+            && !NOT_PLURAL.contains(&n)
+    });
+    // "the failed deploy", "5 failed attempts"; not "Postgres 16 finished".
+    prev_det || plural_next
+}
+
 /// Completed-action markers: Chinese aspect "了"/"已", English past tense.
 fn past_markers(f: &str, wp: &WritePolicy) -> Vec<String> {
     let mut out = Vec::new();
@@ -769,28 +868,26 @@ fn past_markers(f: &str, wp: &WritePolicy) -> Vec<String> {
                     out.push("了".to_string());
                 }
             }
-            '已' if matches!(next, Some('于' | '经' | '将'))
-                || next.is_some_and(crate::text::is_cjk) =>
-            {
-                if next != Some('将') {
-                    out.push("已".to_string());
-                }
+            // "已于", "已经", "已结单"; "已将" is a plan.
+            '已' if next.is_some_and(crate::text::is_cjk) && next != Some('将') => {
+                out.push("已".to_string());
             }
             _ => {}
         }
     }
     let cues = wp.cues;
     let ws = words(f);
-    for (k, (_, w)) in ws.iter().enumerate() {
+    for (k, (at, w)) in ws.iter().enumerate() {
+        if adjectival(f, *at, at + w.len()) {
+            continue;
+        }
         let prev = k.checked_sub(1).and_then(|j| ws.get(j)).map(|(_, p)| *p);
         let passive_now = matches!(
             prev,
             Some("is" | "are" | "am" | "be" | "been" | "being" | "get" | "gets")
         );
-        if cues.past_en.contains(w) {
-            out.push(w.to_string());
-        } else if w.len() > 4 && w.ends_with("ed") && !cues.not_past_en.contains(w) && !passive_now
-        {
+        let regular = w.len() > 4 && w.ends_with("ed") && !cues.not_past_en.contains(w);
+        if cues.past_en.contains(w) || (regular && !passive_now) {
             out.push(w.to_string());
         }
     }
@@ -861,17 +958,34 @@ fn chinese_condition(sentence: &str, wp: &WritePolicy) -> bool {
     let Some(at) = cond_at else {
         return false;
     };
-    find_any(sentence, c.directive_zh, g).into_iter().any(|d| {
+    let narrative_to = |end: usize| {
+        sentence
+            .get(at..)
+            .map(|r| clause_of(r, end.saturating_sub(at)))
+            .is_some_and(has_completed_aspect)
+    };
+    let directive = find_any(sentence, c.directive_zh, g).into_iter().any(|d| {
         // "先生" is not "first"; "…时就重启了" is a narrative, not a rule.
-        let from = at.min(d.start);
-        let narrative = sentence
-            .get(from..)
-            .map(|r| clause_of(r, d.end.saturating_sub(from)))
-            .is_some_and(has_completed_aspect);
         d.start >= at
-            && !narrative
+            && !narrative_to(d.end)
             && !(d.cue == "先" && sentence.get(d.end..).is_some_and(|r| r.starts_with('生')))
-    })
+    });
+    // "库存低于安全线时，自动生成补货单": the consequence clause opens with
+    // (at most a few characters before) an action verb.
+    let action = find_any(sentence, c.action_zh, g)
+        .into_iter()
+        .chain(find_any(sentence, c.side_effect, g))
+        .any(|v| {
+            let Some(gap) = sentence.get(at..v.start.max(at)) else {
+                return false;
+            };
+            let lead = match gap.rfind(['，', ',']) {
+                Some(i) => gap.get(i..).map_or(usize::MAX, |t| t.chars().count() - 1),
+                None => gap.chars().count(),
+            };
+            v.start >= at && lead <= 4 && !narrative_to(v.end)
+        });
+    directive || action
 }
 
 /// The text from the start of `r` to the end of the clause containing byte
@@ -1007,10 +1121,46 @@ fn procedure(f: &str, deferrals: &[Hit], wp: &WritePolicy) -> Procedure {
             sequences += 1;
             seq_cues.push(h.cue.to_string());
         }
-        if imperative && !narrative_en {
-            if let Some(h) = find_any(sentence, c.sequence_imperative_en, g).first() {
+        if !narrative_en {
+            // "Drain the node, then reboot it"; "User opens X, filters, then
+            // exports" (a habit in the present tense).
+            let then = find_any(sentence, c.sequence_imperative_en, g);
+            // "…, then exports" orders actions; "…, then the reasons" orders
+            // content (a format preference).
+            let joined = [", then ", " and then "].iter().any(|j| {
+                sentence.match_indices(j).any(|(i, _)| {
+                    let next = sentence.get(i + j.len()..).unwrap_or("");
+                    ![
+                        "the ", "a ", "an ", "his ", "her ", "their ", "our ", "my ", "your ",
+                    ]
+                    .iter()
+                    .any(|d| next.starts_with(d))
+                })
+            });
+            if let Some(h) = then.first().filter(|_| imperative || joined) {
                 sequences += 1;
-                seq_cues.push(format!("imperative … {}", h.cue));
+                seq_cues.push(format!("… {}", h.cue));
+            } else if imperative {
+                // "create a guest account, add them to the group, and set an
+                // expiry date"; "use the backup first".
+                let steps = sentence
+                    .split([',', ';'])
+                    .flat_map(|cl| cl.split(" and "))
+                    .filter(|cl| is_english_imperative(cl.trim_start(), wp))
+                    .count();
+                let first = crate::cues::find(sentence, "first", g).iter().any(|h| {
+                    !sentence
+                        .get(h.end..)
+                        .is_some_and(|r| r.starts_with(" time"))
+                });
+                if steps >= 2 || first {
+                    sequences += 1;
+                    seq_cues.push(if first {
+                        "… first".into()
+                    } else {
+                        "imperative steps".into()
+                    });
+                }
             }
         }
         // Conditions: "如果 … 就", "… 时优先", "When …, send …", "Roll back if …".
@@ -1059,6 +1209,33 @@ fn procedure(f: &str, deferrals: &[Hit], wp: &WritePolicy) -> Procedure {
             (then_imperative || mid) && !narrative_en
         };
         if english_cond || chinese_condition(sentence, wp) {
+            conditionals += 1;
+            p.conditions.push((a, b));
+        }
+    }
+    // A condition as a heading ("遇到支付掉单：先查渠道流水…", "If the
+    // build hangs: kill the daemon"), the steps after the colon.
+    let all = sentences(f);
+    for pair in all.windows(2) {
+        let [(a, b), (c2, d)] = [pair[0], pair[1]];
+        let (Some(head), Some(body), Some(between)) = (f.get(a..b), f.get(c2..d), f.get(b..c2))
+        else {
+            continue;
+        };
+        if !between.trim_start().starts_with(['：', ':']) || p.conditions.contains(&(a, b)) {
+            continue;
+        }
+        let opens_zh = !find_any(head, c.condition_zh, g).is_empty()
+            || !find_any(head, c.condition_predicate_zh, g).is_empty();
+        let opens_en = c.condition_en.iter().any(|w| {
+            head.starts_with(w) && head.get(w.len()..).is_some_and(|r| r.starts_with(' '))
+        });
+        let directs = is_english_imperative(body, wp)
+            || c.directive_zh
+                .iter()
+                .chain(c.action_zh)
+                .any(|d| body.starts_with(d));
+        if (opens_zh || opens_en) && directs && !has_completed_aspect(body) {
             conditionals += 1;
             p.conditions.push((a, b));
         }
@@ -1197,10 +1374,18 @@ fn episodic_payload(
             ));
             (Some(a.at), Some(expr))
         }
-        (None, None) => {
-            reasons.push("no time in the text: occurred at or before observed_at".into());
-            (Some(observed), None)
-        }
+        (None, None) => match s.past_refs.first().and_then(|h| text.get(h.start..h.end)) {
+            Some(words) => {
+                reasons.push(format!(
+                    "'{words}' is not a calendar date: occurred before observed_at"
+                ));
+                (Some(observed), Some(words.to_string()))
+            }
+            None => {
+                reasons.push("no time in the text: occurred at or before observed_at".into());
+                (Some(observed), None)
+            }
+        },
     };
     let clauses = clauses(text);
     let has = |hits: &[Hit], (a, b): (usize, usize)| hits.iter().any(|h| h.start < b && a < h.end);
@@ -1745,6 +1930,84 @@ mod tests {
             &Policy::default(),
         );
         cls.kind
+    }
+
+    #[test]
+    fn never_panics_and_stays_fast_on_odd_or_long_text() {
+        let pieces = [
+            "以后",
+            "先",
+            "再",
+            "：",
+            ":",
+            "，",
+            "this time",
+            "了",
+            "时",
+            "𠀀",
+            "é",
+            "İ",
+            "ß",
+            "AKIA",
+            "2026-",
+            "13",
+            "月",
+            "日",
+            "上周",
+            "ago",
+            "=",
+            "://",
+            "@",
+            "-----BEGIN",
+            "…",
+            "\n",
+            " ",
+            "🙂",
+            "eyJ",
+            "密码是",
+            "if ",
+            ", then",
+            "①",
+            "1.",
+            "x",
+            "ＡＢＣ",
+            "\u{200b}",
+            "\t",
+        ];
+        let policy = Policy::default();
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..400 {
+            let mut t = String::new();
+            for _ in 0..(seed % 24) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                t.push_str(pieces[(seed % pieces.len() as u64) as usize]);
+            }
+            let c = cand(&t, SourceKind::Tool);
+            let _ = classify(
+                &c,
+                Datetime {
+                    epoch_ms: 0,
+                    offset_minutes: 0,
+                },
+                &policy,
+            );
+        }
+        let long: String =
+            "上周三先重启服务，再 retry the job if it failed; password is X7!kq2Lm9 以后 "
+                .repeat(20_000 / 60);
+        let started = std::time::Instant::now();
+        let c = cand(&long, SourceKind::User);
+        let _ = classify(
+            &c,
+            Datetime {
+                epoch_ms: 0,
+                offset_minutes: 0,
+            },
+            &policy,
+        );
+        assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
     }
 
     #[test]

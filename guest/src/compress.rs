@@ -117,8 +117,9 @@ pub fn key_figures(text: &str, rules: &SummaryRules) -> Vec<String> {
     // Tokens with a digit: runs of letters, digits and the marks inside
     // numbers and identifiers (`0.37%`, `12,400`, `2026-08-31T21:02:11Z`).
     let chars: Vec<char> = text.chars().collect();
+    // What starts at each position (so figures come out in text order).
+    let mut found: Vec<Option<String>> = vec![None; chars.len()];
     let mut i = 0;
-    let mut found: Vec<(usize, String)> = Vec::new();
     while i < chars.len() {
         if !chars[i].is_ascii_alphanumeric() {
             i += 1;
@@ -136,7 +137,7 @@ pub fn key_figures(text: &str, rules: &SummaryRules) -> Vec<String> {
         let tok: String = chars[start..i].iter().collect();
         // A lone digit is a list number or a count too small to matter.
         if tok.chars().any(|c| c.is_ascii_digit()) && tok.len() > 1 {
-            found.push((start, tok));
+            found[start] = Some(tok);
         }
     }
     // Status words, case-insensitively, at their first position.
@@ -147,11 +148,12 @@ pub fn key_figures(text: &str, rules: &SummaryRules) -> Vec<String> {
     for w in rules.status_words {
         let wc: Vec<char> = w.chars().collect();
         if let Some(pos) = find_word(&lower, &wc) {
-            found.push((pos, chars[pos..pos + wc.len()].iter().collect()));
+            if found[pos].is_none() {
+                found[pos] = Some(chars[pos..pos + wc.len()].iter().collect());
+            }
         }
     }
-    found.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
-    for (_, f) in found {
+    for f in found.into_iter().flatten() {
         push(f, &mut out);
     }
     out

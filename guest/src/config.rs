@@ -24,7 +24,8 @@ pub struct SourceTrust {
     pub may_instruct: bool,
 }
 
-/// Ranking weights: `α·sim + β·scope + γ·freshness + δ·authority + ε·typefit + ζ·entity − λ·risk`.
+/// Ranking weights: `α·sim + β·scope + γ·freshness + δ·authority + ε·typefit + ζ·entity − λ·risk`,
+/// and the parameters of the similarity and of candidate generation.
 #[derive(Debug, Clone, Copy)]
 pub struct RankWeights {
     pub similarity: f64,
@@ -34,29 +35,37 @@ pub struct RankWeights {
     pub typefit: f64,
     pub entity: f64,
     pub risk: f64,
-    /// Weight of embedding cosine when both sides carry an embedding.
+    /// Share of `sim` given to embedding cosine when both sides carry one.
     pub embedding: f64,
     /// Multiplier for failed episodes (kept, down-weighted).
     pub failed_episode: f64,
     /// BM25 parameters.
     pub bm25_k1: f64,
     pub bm25_b: f64,
-    /// Weight of the term-proximity bonus inside the raw lexical score.
-    pub proximity: f64,
-    /// Query terms adjacent in the query earn the bonus when they occur at
-    /// most this many positions apart in a memory (bonus ∝ 1/distance).
-    pub proximity_window: u32,
     /// Saturation of a term repeated in the query (BM25's k3).
     pub query_k3: f64,
-    /// Multi-line (conversation) queries: each line's terms weigh this much
-    /// less than the next line's (1 = every line alike).
-    pub turn_decay: f64,
-    /// The admission gate refuses memories riskier than this.
-    pub max_risk: f64,
+    /// Query weight of single CJK characters (indexed beside bigrams, they
+    /// let 绘画 meet 画画).
+    pub cjk_unigram: f64,
+    /// Query weight of the agent's own lines in a conversation-shaped query.
+    pub agent_turn: f64,
+    /// Weight of an entity named in the query text relative to one the
+    /// caller passed explicitly.
+    pub entity_mentioned: f64,
     /// Query n-grams probed as entity values named in the query text.
     pub entity_probe_limit: usize,
-    /// With a query embedding: recent records also scored by embedding alone.
+    /// Weight of time fit (in place of `freshness`) when the query names a
+    /// period ("on 8 May 2023", "上周"): memories from then rank up.
+    pub named_time: f64,
+    /// Share of a conversational neighbour's lexical score a memory
+    /// inherits (an answer and the question before it explain each other).
+    pub context: f64,
+    /// The best this many lexical matches have their neighbours read.
+    pub context_expand: usize,
+    /// With a query embedding: the newest records also scored.
     pub embedding_scan_limit: u32,
+    /// The admission gate refuses memories riskier than this.
+    pub max_risk: f64,
 }
 
 /// Half-life of freshness decay per kind, in days (`None` = no decay).
@@ -137,13 +146,16 @@ impl Default for Policy {
                 failed_episode: 0.85,
                 bm25_k1: 1.2,
                 bm25_b: 0.75,
-                proximity: 0.0,
-                proximity_window: 4,
-                query_k3: 1000.0,
-                turn_decay: 1.0,
-                max_risk: 0.9,
+                query_k3: 1.0,
+                cjk_unigram: 0.5,
+                agent_turn: 0.5,
+                entity_mentioned: 1.0,
                 entity_probe_limit: 256,
+                named_time: 0.3,
+                context: 0.5,
+                context_expand: 10,
                 embedding_scan_limit: 200,
+                max_risk: 0.9,
             },
             decay: [
                 Decay {
@@ -162,7 +174,7 @@ impl Default for Policy {
             inference_ttl_days: 7,
             rate_limit_writes: 600,
             rate_limit_window_minutes: 1,
-            recall_candidate_limit: 400,
+            recall_candidate_limit: 200,
             admission_min_relevance: 0.0,
             lifecycle: Lifecycle::default(),
             write: WritePolicy::default(),
@@ -344,6 +356,12 @@ pub struct Cues {
     /// Preference verbs: an order after them describes a preference, not
     /// steps ("更喜欢先看结论再看细节").
     pub preference_verbs: CueList,
+    /// Past occasions without a date ("上次", "last sprint"): an event's
+    /// time, though not one that resolves to a calendar day.
+    pub past_reference: CueList,
+    /// Chinese action verbs that make a condition's consequence a step
+    /// ("库存低于安全线时，自动生成补货单").
+    pub action_zh: CueList,
     /// The speaker asks to keep it ("记住", "remember that").
     pub explicit_ask: CueList,
     /// Acknowledgements, greetings, thanks and filler.
@@ -528,12 +546,16 @@ pub static CUES: Cues = Cues {
         "this slide", "this deck", "this order", "this batch", "this run", "this session",
         "this conversation", "this sprint", "this meeting", "this call", "today's meeting",
         "today's call", "today's standup", "in this task", "for this task", "current task",
-        "current batch", "in progress", "still waiting", "hold off", "don't…yet", "do not…yet",
-        "进度：", "正在进行", "正在执行", "正在处理", "progress:", "currently running", "still running", "so far",
-        "当前步骤", "下一步", "next step", "current step", "next up",
+        "current batch", "hold off", "don't…yet", "do not…yet", "进度：", "正在进行", "正在执行", "正在处理",
+        "progress:", "当前步骤", "下一步", "next step", "current step", "next up", "状态：", "等客户", "等对方",
+        "this thread", "this chat", "this channel", "this one", "这个对话里", "本对话", "这轮对话", "retrying",
+        "in flight", "queued for", "重试中", "处理中", "上传中", "排队中",
     ],
     task_scope_soft: &[
-        "先别", "先不要", "先不", "暂时", "暂不", "暂且", "临时", "temporarily", "right now",
+        "先别", "先不要", "先不", "暂时", "暂不", "暂且", "临时", "temporarily", "right now", "draft", "草稿", "这版",
+        "这一版", "下一版", "next version", "waiting on", "waiting for", "blocked on", "blocked by",
+        "status:", "in progress", "still waiting", "so far", "currently running", "still running",
+        "正在等", "还在等", "卡在",
     ],
     task_scope_traps: &[
         "过这一次", "过这次", "只有这一次", "this time last", "by this time", "at this time of", "every time",
@@ -557,13 +579,17 @@ pub static CUES: Cues = Cues {
         "hold on", "i see", "understood", "noted", "cheers", "you're welcome", "welcome",
         "i'll take a look", "take a look", "will look into it", "let me see", "be right back",
         "super helpful", "very helpful", "helpful", "that helps", "appreciate it",
-        "much appreciated", "anytime", "我看一下", "看一下", "我查查", "等我一下", "等一下", "我瞧瞧",
+        "much appreciated", "anytime", "我看一下", "看一下", "我查查", "等我一下", "等一下", "我瞧瞧", "makes sense",
+        "make sense", "fair enough", "gotcha", "got you", "sure thing", "of course", "i know",
+        "right", "我去看看", "去看看", "我看下", "我去查", "我来处理", "马上看", "就是这个意思", "对对", "是这样", "没错", "就是这样",
+        "exactly", "that's it", "that's right", "talk tomorrow", "talk soon", "see you",
+        "see you tomorrow", "明天聊", "回头聊", "改天聊",
     ],
     filler_words: &[
         "啦", "呀", "呢", "吧", "哈", "嘛", "啊", "哟", "喔", "了", "的", "吗", "哇", "呗", "哒", "～", "while",
         "i", "me", "you", "we", "it", "a", "the", "that", "this", "so", "just", "for", "and", "up",
         "to", "again", "really", "very", "much", "all", "will", "do", "that's", "super", "later",
-        "team", "everyone", "i'll", "it's",
+        "team", "everyone", "i'll", "it's", "对", "就",
     ],
     standing: &[
         "现在是", "目前是", "一直是", "一直都是", "仍然是", "仍是", "依然是", "现为", "目前为", "当前为", "至今", "currently",
@@ -585,7 +611,8 @@ pub static CUES: Cues = Cues {
         "processed", "deployed", "released", "migrated", "cancelled", "canceled", "refunded",
         "declined", "rejected", "signed", "switched", "recovered", "restored", "fixed", "resolved",
         "completed", "finished", "escalated", "paged", "triggered", "went", "left", "lost",
-        "moved", "missed", "delayed", "延迟了",
+        "moved", "missed", "delayed", "延迟了", "ran out", "用完", "用尽", "耗尽", "hit the limit",
+        "exceeded", "退回来", "退回了",
     ],
     failure: &[
         "失败", "超时", "宕机", "崩溃", "报错", "故障", "中断", "取消", "拒绝", "挂了", "丢了", "延误", "退票", "事故",
@@ -631,7 +658,8 @@ pub static CUES: Cues = Cues {
     ],
     directive_zh: &[
         "一律", "统一", "必须", "务必", "需要", "须", "应该", "应当", "则", "立即", "立刻", "马上", "优先", "先", "直接",
-        "一定要", "请", "都要", "不得", "禁止", "不要", "转", "改为", "改用",
+        "一定要", "请", "都要", "不得", "禁止", "不要", "转", "改为", "改用", "自动", "及时", "第一时间", "就", "引导", "告知",
+        "提示", "建议", "安排",
     ],
     condition_en: &[
         "if", "when", "whenever", "once", "before", "after", "in case", "unless", "every time",
@@ -657,7 +685,16 @@ pub static CUES: Cues = Cues {
         "scale", "schedule", "send", "set", "share", "ship", "skip", "snapshot", "start", "stop",
         "submit", "switch", "tag", "take", "tell", "test", "text", "try", "turn", "update",
         "upgrade", "upload", "use", "verify", "wait", "write", "attach", "lower", "rebalance",
-        "freeze", "drop", "isolate", "quarantine",
+        "freeze", "drop", "isolate", "quarantine", "squash", "approve", "reopen", "resolve",
+        "rollback", "build", "compile", "lint", "push", "pull", "rebase", "bump", "publish",
+        "announce", "invite", "reserve", "order", "buy", "pay", "charge", "invoice", "bill",
+        "transfer", "wire", "respond", "triage", "investigate", "summarize", "summarise",
+        "translate", "draft", "sign", "postpone", "mention", "bcc", "download", "sync", "backup",
+        "cordon", "evict", "purge", "flush", "revoke", "renew", "downgrade", "patch", "fix",
+        "validate", "monitor", "watch", "read", "unlock", "unblock", "unfreeze", "hold", "pack",
+        "get", "go", "give", "find", "leave", "look", "prepare", "print", "provide", "recheck",
+        "return", "search", "select", "split", "store", "sort", "think", "wrap", "suggest",
+        "recommend", "advise", "consider", "propose",
     ],
     guards: &[
         "必须", "务必", "一律", "禁止", "不得", "不允许", "不能", "只有…才", "须经", "需经", "审批", "must", "must not",
@@ -672,6 +709,7 @@ pub static CUES: Cues = Cues {
         "只验证过这一次", "只验证过一次", "仅验证过一次", "只试过一次", "只成功过一次", "就这一次", "这一次成功", "这次成功", "这次解决",
         "验证过这一次", "记为经验", "worked once", "only tried once", "tried it once", "verified once",
         "only verified", "this fixed it", "that fixed it", "worked this time", "one-off fix",
+        "只成功了一次", "成功了一次", "one success", "succeeded once", "it worked once",
     ],
     multi_evidence: &[
         "多次", "反复", "每次都", "屡试", "已验证", "审批通过", "批准", "approved", "consistently", "repeatedly",
@@ -706,9 +744,11 @@ pub static CUES: Cues = Cues {
         "永久", "永远", "从此", "今后", "以后", "所有对话", "所有任务", "任何时候", "一律", "from now on",
         "from this point", "in all future", "all future", "permanently", "always", "forever",
         "every future", "going forward", "permanent", "standing instruction", "for all future",
+        "remember", "never",
     ],
     injection_directive: &[
-        "请", "必须", "务必", "一律", "should", "must", "shall", "need to", "make sure",
+        "请", "必须", "务必", "一律", "should", "must", "shall", "need to", "make sure", "please",
+        "have your",
     ],
     side_effect: &[
         "部署", "发布", "上线", "删除", "退款", "付款", "转账", "提交", "执行", "重启", "终止", "杀掉", "迁移", "回滚", "作废",
@@ -752,7 +792,9 @@ pub static CUES: Cues = Cues {
         "password", "passwd", "pwd", "passphrase", "secret", "client secret", "secret key",
         "api key", "apikey", "api_key", "api-key", "access key", "accesskey", "access_key",
         "private key", "private_key", "token", "auth token", "credential", "credentials", "密码",
-        "口令", "密钥", "秘钥", "私钥", "令牌", "授权码", "验证码", "pin",
+        "口令", "密钥", "秘钥", "私钥", "令牌", "授权码", "验证码", "pin", "备用码", "恢复码", "动态码", "backup code",
+        "backup codes", "recovery code", "recovery codes", "otp", "2fa code", "verification code",
+        "unseal key",
     ],
     account_keywords: &[
         "账号", "帐号", "账户", "用户名", "登录名", "username", "user", "login", "account",
@@ -785,11 +827,11 @@ pub static CUES: Cues = Cues {
     ],
     request: &[
         "帮我", "请帮我", "帮忙", "麻烦你", "麻烦", "给我", "先把", "请把", "你先", "把这", "把那", "请你", "替我", "can you",
-        "could you", "would you", "please", "help me", "let's", "i need you to",
+        "could you", "would you", "please", "help me", "let's", "i need you to", "一下", "发我", "给我发",
     ],
     deixis: &[
         "这份", "这个", "这篇", "这张", "这封", "这条", "这些", "这段", "这几", "那份", "那篇", "上面的", "下面的", "附件",
-        "this", "these", "the attached", "attached", "above", "below",
+        "this", "these", "the attached", "attached", "上面", "下面", "那段", "前面", "刚才",
     ],
     immediacy: &[
         "马上", "立刻", "尽快", "现在", "今天", "今晚", "明天", "一会儿", "待会", "稍后", "now", "asap", "right away",
@@ -802,6 +844,17 @@ pub static CUES: Cues = Cues {
     ],
     preference_verbs: &[
         "喜欢", "偏好", "倾向于", "习惯", "prefer", "prefers", "preferred", "likes", "like to",
+    ],
+    past_reference: &[
+        "上次", "上回", "那次", "那一次", "当时", "之前那次", "上个迭代", "上季度", "上个季度", "上半年", "last time",
+        "that time", "back then", "last sprint", "last quarter", "last release",
+        "earlier this year", "the other day",
+    ],
+    action_zh: &[
+        "通知", "生成", "发送", "提醒", "记录", "上报", "报警", "告警", "转交", "升级", "暂停", "停止", "重试", "联系", "创建",
+        "关闭", "冻结", "锁定", "拒绝", "退回", "标记", "同步", "抄送", "回复", "检查", "核对", "确认", "上传", "下载", "备份",
+        "回滚", "重启", "扩容", "降级", "切换", "转人工", "退款", "补货", "派单", "引导", "告知", "提示", "建议", "安排", "指导",
+        "让", "补单", "查",
     ],
 };
 
@@ -974,12 +1027,10 @@ impl Default for PackPolicy {
                 "失败",
                 "成功",
                 "超时",
-                "错误",
-                "正常",
+                "报错",
                 "告警",
                 "拒绝",
                 "回滚",
-                "通过",
             ],
             expired_listing_limit: 10,
             expired_min_coverage: 0.3,

@@ -141,11 +141,16 @@ pub fn evaluate(input: &GateInput) -> GateOutcome {
             ),
         )
     } else if trust.inferred {
+        let hedge = sig
+            .hedge
+            .as_ref()
+            .map(|h| format!(" (hedged '{h}')"))
+            .unwrap_or_default();
         (
             false,
             true,
             format!(
-                "{label}: confidence {confidence:.2}, unverified inference; pending until verified, expires in {ttl} days"
+                "{label}: confidence {confidence:.2}{hedge}, unverified inference; pending until verified, expires in {ttl} days"
             ),
         )
     } else if let (true, Some(cue)) = (cls.kind == CandidateKind::Procedural, &sig.single_success) {

@@ -32,8 +32,8 @@
 //! artifact summary is one line: a label `[kind · date · source · …]` and
 //! its text as a JSON string, so nothing inside it can start a line, open a
 //! section or pass for policy. Conversation and task state keep their lines
-//! but every continuation line is indented, so only the packer's headings
-//! start a line with `## `.
+//! but every continuation line is indented (and the system policy's own
+//! `#` lines), so only the packer's headings start a line with `## `.
 //!
 //! **Manifest.** Items are referenced by `id#revision` (memories), the
 //! message's reference or `message:N`, the snippet's reference or
@@ -106,7 +106,7 @@ pub fn pack(ctx: &Ctx, request: &PackRequest) -> Result<PackedContext, Error> {
         if tokens <= request.budget {
             let listed: u32 = sections.iter().map(|s| s.tokens).sum();
             if let Some(last) = sections.last_mut() {
-                last.tokens = (last.tokens + tokens).saturating_sub(listed);
+                last.tokens = last.tokens.saturating_add(tokens).saturating_sub(listed);
             }
             return Ok(PackedContext {
                 text,
@@ -183,7 +183,7 @@ fn push_system(cfg: &PackPolicy, request: &PackRequest, items: &mut Vec<Item>) {
         priority_of(cfg, PackPart::System),
         true,
         0,
-        format!("{}\n", system.trim()),
+        format!("{}\n", guard_headings(system.trim())),
         None,
     ));
 }
@@ -432,10 +432,11 @@ fn gather_memories(
             if r.memory.supersedes.is_none() {
                 continue;
             }
-            let mut revs = ctx.store.revisions(&r.memory.id)?;
-            revs.sort_by_key(|s| std::cmp::Reverse(s.memory.revision));
+            // Oldest first from the store; listed newest first.
+            let revs = ctx.store.revisions(&r.memory.id)?;
             for s in revs
                 .iter()
+                .rev()
                 .filter(|s| s.memory.revision != r.memory.revision)
             {
                 match s.memory.status {
@@ -462,7 +463,7 @@ fn expired_matches(
     drops: &mut Vec<DroppedItem>,
 ) -> Result<(), Error> {
     let cfg = &ctx.policy.pack;
-    let q_terms: BTreeSet<String> = crate::text::terms(query).into_iter().collect();
+    let q_terms = term_set(query);
     if cfg.expired_listing_limit == 0 || q_terms.is_empty() {
         return Ok(());
     }
@@ -489,7 +490,7 @@ fn expired_matches(
         if !ended {
             continue;
         }
-        let m_terms: BTreeSet<String> = crate::text::terms(&m.text).into_iter().collect();
+        let m_terms = term_set(&m.text);
         let shared = q_terms.intersection(&m_terms).count();
         let smaller = q_terms.len().min(m_terms.len()).max(1);
         if (shared as f64) / (smaller as f64) < cfg.expired_min_coverage {
@@ -515,7 +516,6 @@ fn dedup(
 ) -> Vec<Kept> {
     let conversation: Vec<String> = request.messages.iter().map(|m| norm(&m.text)).collect();
     let mut kept: Vec<Kept> = Vec::new();
-    let n = recalled.len() as u64;
     for r in recalled {
         let m = r.memory;
         let part = match m.kind {
@@ -523,13 +523,9 @@ fn dedup(
             MemoryKind::Episodic => PackPart::Events,
             MemoryKind::Procedural => PackPart::Procedures,
         };
-        let cand = Kept::new(
-            part,
-            mem_ref(&m),
-            m.text.clone(),
-            Some(m),
-            n - r.rank as u64,
-        );
+        // Lower-ranked memories give way first.
+        let victim = u64::from(u32::MAX).saturating_sub(r.rank as u64);
+        let cand = Kept::new(part, mem_ref(&m), m.text.clone(), Some(m), victim);
         if cand.norm.chars().count() >= MIN_CONTAINED_CHARS
             && conversation.iter().any(|c| c.contains(&cand.norm))
         {
@@ -576,7 +572,8 @@ impl Kept {
         memory: Option<Memory>,
         victim: u64,
     ) -> Kept {
-        let figures = crate::compress::key_figures(
+        let mut figures = BTreeSet::new();
+        for f in crate::compress::key_figures(
             &text,
             &SummaryRules {
                 head_chars: 0,
@@ -585,14 +582,14 @@ impl Kept {
                 figures_label: "",
                 status_words: &[],
             },
-        )
-        .into_iter()
-        .collect();
+        ) {
+            figures.insert(f);
+        }
         Kept {
             part,
             reference,
             norm: norm(&text),
-            terms: crate::text::terms(&text).into_iter().collect(),
+            terms: term_set(&text),
             figures,
             text,
             memory,
@@ -640,7 +637,7 @@ fn order_conflicts(kept: Vec<Kept>) -> Vec<Kept> {
             .filter(|m| m.status == Status::Conflicted)
             .and_then(key_of)
     };
-    let conflicted: BTreeSet<Key> = kept.iter().filter_map(group).collect();
+    let conflicted: Vec<Key> = kept.iter().filter_map(group).collect();
     let key = |k: &Kept| {
         k.memory
             .as_ref()
@@ -775,8 +772,22 @@ fn fit(layout: &Layout, limit: Centi, budget: u32) -> Result<Vec<Form>, Error> {
     if t.total > limit {
         return Err(never_drop_error(layout, t.total, budget));
     }
-    let mut victims: Vec<usize> = (0..items.len()).filter(|&i| !items[i].mandatory).collect();
-    victims.sort_by_key(|&i| (items[i].priority, items[i].victim, layout.section_of[i], i));
+    // Victim order: priority, then the item's own order, section, position,
+    // packed in one key.
+    let mut keys: Vec<u128> = (0..items.len())
+        .filter(|&i| !items[i].mandatory)
+        .map(|i| {
+            (items[i].priority as u128) << 120
+                | (items[i].victim as u128) << 56
+                | (layout.section_of[i].min(0xFF) as u128) << 48
+                | i as u128
+        })
+        .collect();
+    heapsort(&mut keys);
+    let victims: Vec<usize> = keys
+        .iter()
+        .map(|k| (k & 0xFFFF_FFFF_FFFF) as usize)
+        .collect();
     for &v in &victims {
         t.set(v, Form::Full);
     }
@@ -895,6 +906,15 @@ fn render(
     (text, sections)
 }
 
+/// Items matching `keep`, in section order, then item order.
+fn in_section_order(section_of: &[usize], keep: impl Fn(usize) -> bool) -> Vec<usize> {
+    let sections = section_of.iter().max().map_or(0, |m| m + 1);
+    (0..sections)
+        .flat_map(|s| (0..section_of.len()).filter(move |&i| section_of[i] == s))
+        .filter(|&i| keep(i))
+        .collect()
+}
+
 /// Every left-out item once: the recall-stage reasons first, then what the
 /// budget dropped, in section order.
 fn manifest_drops(
@@ -903,24 +923,18 @@ fn manifest_drops(
     forms: &[Form],
     early: Vec<DroppedItem>,
 ) -> Vec<DroppedItem> {
-    let included: BTreeSet<&str> = items
-        .iter()
-        .zip(forms)
-        .filter(|(_, f)| **f != Form::Dropped)
-        .map(|(it, _)| it.reference.as_str())
-        .collect();
-    let mut order: Vec<usize> = (0..items.len())
-        .filter(|&i| forms[i] == Form::Dropped)
-        .collect();
-    order.sort_by_key(|&i| (section_of[i], i));
     let mut seen: BTreeSet<String> = BTreeSet::new();
+    for (it, f) in items.iter().zip(forms) {
+        if *f != Form::Dropped {
+            seen.insert(it.reference.clone());
+        }
+    }
+    let budget = in_section_order(section_of, |i| forms[i] == Form::Dropped)
+        .into_iter()
+        .map(|i| dropped(items[i].reference.clone(), DropReason::Budget));
     let mut out = Vec::new();
-    for d in early.into_iter().chain(
-        order
-            .into_iter()
-            .map(|i| dropped(items[i].reference.clone(), DropReason::Budget)),
-    ) {
-        if !included.contains(d.reference.as_str()) && seen.insert(d.reference.clone()) {
+    for d in early.into_iter().chain(budget) {
+        if seen.insert(d.reference.clone()) {
             out.push(d);
         }
     }
@@ -933,11 +947,7 @@ fn manifest_compressed(
     section_of: &[usize],
     forms: &[Form],
 ) -> Vec<CompressedItem> {
-    let mut order: Vec<usize> = (0..items.len())
-        .filter(|&i| forms[i] == Form::Short)
-        .collect();
-    order.sort_by_key(|&i| (section_of[i], i));
-    order
+    in_section_order(section_of, |i| forms[i] == Form::Short)
         .into_iter()
         .filter_map(|i| {
             items[i]
@@ -949,6 +959,44 @@ fn manifest_compressed(
                 })
         })
         .collect()
+}
+
+/// A set of a text's index terms.
+fn term_set(text: &str) -> BTreeSet<String> {
+    let mut set = BTreeSet::new();
+    for t in crate::text::terms(text) {
+        set.insert(t);
+    }
+    set
+}
+
+/// Sort in place (heapsort: a few hundred bytes of code instead of another
+/// instantiation of the standard sorts; the guest's size is a feature).
+fn heapsort(v: &mut [u128]) {
+    fn sift(v: &mut [u128], mut root: usize, end: usize) {
+        loop {
+            let mut child = 2 * root + 1;
+            if child >= end {
+                return;
+            }
+            if child + 1 < end && v[child] < v[child + 1] {
+                child += 1;
+            }
+            if v[root] >= v[child] {
+                return;
+            }
+            v.swap(root, child);
+            root = child;
+        }
+    }
+    let n = v.len();
+    for i in (0..n / 2).rev() {
+        sift(v, i, n);
+    }
+    for end in (1..n).rev() {
+        v.swap(0, end);
+        sift(v, 0, end);
+    }
 }
 
 fn section_index(cfg: &PackPolicy, part: PackPart) -> usize {
@@ -1086,6 +1134,21 @@ fn indent(s: &str) -> String {
         });
     }
     out
+}
+
+/// Lines that start with `#` indented, so the system policy's own headings
+/// cannot pass for the packer's sections.
+fn guard_headings(s: &str) -> String {
+    s.split('\n')
+        .map(|l| {
+            if l.starts_with('#') {
+                format!("  {l}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A text as a JSON string: quoted, every line break and control character

@@ -215,6 +215,26 @@ fn check_manifest(p: &PackedContext) {
     );
     let sum: u32 = p.sections.iter().map(|s| s.tokens).sum();
     assert_eq!(sum, p.tokens, "section tokens add up");
+    // Only the packer's headings start a line with "## ", one per section,
+    // and each section's tokens are its own text's (no correction needed).
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(p.text.match_indices("\n## ").map(|(i, _)| i + 1))
+        .filter(|&i| p.text[i..].starts_with("## "))
+        .collect();
+    assert_eq!(starts.len(), p.sections.len(), "one heading per section");
+    let mut cumulative = 0;
+    let mut counted = 0;
+    for (k, s) in p.sections.iter().enumerate() {
+        let end = starts.get(k + 1).map_or(p.text.len(), |e| e - 1);
+        cumulative += measure(&p.text[starts[k]..end]);
+        assert_eq!(
+            s.tokens,
+            tokens_of(cumulative) - counted,
+            "section {}",
+            s.name
+        );
+        counted = tokens_of(cumulative);
+    }
     let included = all_refs(p);
     for c in &p.compressed {
         assert!(
@@ -1081,10 +1101,9 @@ fn budget_respected_across_random_requests() {
                 let mut inputs: Vec<String> = Vec::new();
                 if !r.system.trim().is_empty() {
                     inputs.push("system".into());
-                    assert!(
-                        p.text.contains(r.system.trim()),
-                        "case {case}: system in full"
-                    );
+                    for line in r.system.trim().lines() {
+                        assert!(p.text.contains(line.trim()), "case {case}: system in full");
+                    }
                 }
                 inputs.extend(r.state.iter().map(|e| format!("state:{}", e.key)));
                 inputs.extend((0..r.messages.len()).map(|i| format!("message:{i}")));
@@ -1186,4 +1205,26 @@ fn the_release_scenario_packs() {
     assert!(p
         .text
         .contains("[user · original request] 把 payment-service 发布到生产。"));
+    // The estimate against a real tokenizer, on the packed text itself.
+    let bpe = tiktoken_rs::cl100k_base().expect("cl100k_base ships with tiktoken-rs");
+    let real = bpe.encode_ordinary(&p.text).len() as f64;
+    println!(
+        "estimate {} / cl100k {real} / budget {}",
+        p.tokens, p.budget
+    );
+    assert!((p.tokens as f64 - real).abs() / real <= 0.12);
+}
+
+#[test]
+fn heapsort_sorts() {
+    let mut rng = Rng(99);
+    for n in [0usize, 1, 2, 3, 10, 257] {
+        let mut v: Vec<u128> = (0..n)
+            .map(|_| (rng.below(50) as u128) << 64 | rng.next() as u128)
+            .collect();
+        let mut w = v.clone();
+        heapsort(&mut v);
+        w.sort();
+        assert_eq!(v, w);
+    }
 }

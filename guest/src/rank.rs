@@ -2,19 +2,26 @@
 //! ζ·entity − λ·risk` (failed episodes ×0.85), every term reported, plus the
 //! admission gate of seed 003.
 //!
-//! The lexical similarity is BM25 (Lucene's non-negative IDF) with the
-//! query's own term weights, plus a term-proximity bonus for query terms
-//! that occur near each other in the memory (a sequential-dependence
-//! signal: "support group" beats "group … support"). Raw lexical scores
-//! are divided by the best candidate's, so `sim` is in [0, 1] and the other
-//! features act on the same scale whatever the query's length.
+//! - **sim**: BM25 (Lucene's non-negative IDF, the query's own saturated
+//!   term weights) of the memory, plus a share of the best BM25 of its
+//!   conversational neighbours (`context`), divided by the best candidate's
+//!   so that it lies in [0, 1] and the other features act on one scale
+//!   whatever the query's length. With caller-supplied embeddings on both
+//!   sides it is fused with their cosine.
+//! - **freshness**: exponential decay by kind from the event time to the
+//!   as-of instant (episodes decay, facts and procedures do not); when the
+//!   query names a period ("on 8 May 2023", "上周") it is instead the fit of
+//!   the event time to that period, weighted by `named_time`.
+//! - **entity**: the share of the query's entities (explicit ones, and
+//!   names its text mentions, at `entity_mentioned` weight) the memory is
+//!   tagged with.
 
 use std::collections::BTreeMap;
 
 use crate::config::Policy;
 use crate::index::Doc;
 use crate::intent::Intent;
-use crate::model::{scope_depth, scope_visible, sensitivity_rank};
+use crate::model::{scope_depth, scope_visible, sensitivity_rank, status_name};
 use crate::types::{
     Admission, Datetime, Features, Memory, Payload, Query, ScoredMemory, Sensitivity, Status,
 };
@@ -23,17 +30,18 @@ use crate::types::{
 #[derive(Debug, Clone)]
 pub struct QueryTerm {
     pub term: String,
-    /// Query-side weight (saturated, turn-weighted term frequency).
+    /// Query-side weight (saturated, line-weighted term frequency).
     pub weight: f64,
     /// Inverse document frequency under the query's hard filter.
     pub idf: f64,
 }
 
-/// Two query terms that stood next to each other in the query.
+/// An entity the query asks for, as an index posting.
 #[derive(Debug, Clone)]
-pub struct QueryPair {
-    pub a: usize,
-    pub b: usize,
+pub struct QueryEntity {
+    /// `e:key=value` (explicit) or `ev:value` (named in the text).
+    pub term: String,
+    /// 1 for the query's explicit entities, `entity_mentioned` for names.
     pub weight: f64,
 }
 
@@ -42,14 +50,13 @@ pub struct QueryPair {
 pub struct QueryModel {
     /// Lexical terms found in the filtered collection.
     pub terms: Vec<QueryTerm>,
-    pub pairs: Vec<QueryPair>,
-    /// Entity postings the query asks for: exact `e:key=value` from the
-    /// query's entities, and `ev:value` for entity values its text names.
-    pub entities: Vec<String>,
+    pub entities: Vec<QueryEntity>,
     pub average_length: f64,
     pub as_of: Datetime,
     pub intent: Intent,
     pub sensitivity_ceiling: Sensitivity,
+    /// Periods the query names, as [start, end) in epoch ms (empty: none).
+    pub periods: Vec<(i64, i64)>,
 }
 
 impl QueryModel {
@@ -62,18 +69,17 @@ impl QueryModel {
 /// Lexical evidence of one memory for one query.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Lexical {
-    /// BM25 + proximity, unnormalised.
+    /// BM25, unnormalised.
     pub raw: f64,
     /// Fraction of the query's weighted IDF mass the memory matches.
     pub coverage: f64,
 }
 
-/// BM25 plus proximity of a memory's document against the query model.
+/// BM25 of a memory's document against the query model.
 pub fn lexical(q: &QueryModel, d: &Doc, policy: &Policy) -> Lexical {
-    let w = &policy.rank;
-    let mut positions: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+    let mut tf: BTreeMap<&str, f64> = BTreeMap::new();
     for t in &d.tokens {
-        positions.entry(t.term.as_str()).or_default().push(t.pos);
+        *tf.entry(t.term.as_str()).or_default() += 1.0;
     }
     let len = d.len() as f64;
     let avg = if q.average_length > 0.0 {
@@ -81,80 +87,77 @@ pub fn lexical(q: &QueryModel, d: &Doc, policy: &Policy) -> Lexical {
     } else {
         len.max(1.0)
     };
-    let (k1, b) = (w.bm25_k1, w.bm25_b);
+    let (k1, b) = (policy.rank.bm25_k1, policy.rank.bm25_b);
     let norm = k1 * (1.0 - b + b * len / avg);
-    let mut bm25 = 0.0;
-    let mut matched = 0.0;
-    let mut hits: Vec<Option<&Vec<u32>>> = Vec::with_capacity(q.terms.len());
+    let (mut raw, mut matched) = (0.0, 0.0);
     for t in &q.terms {
-        let p = positions.get(t.term.as_str());
-        if let Some(p) = p {
-            let tf = p.len() as f64;
-            bm25 += t.weight * t.idf * tf * (k1 + 1.0) / (tf + norm);
+        if let Some(f) = tf.get(t.term.as_str()) {
+            raw += t.weight * t.idf * f * (k1 + 1.0) / (f + norm);
             matched += t.weight * t.idf;
-        }
-        hits.push(p);
-    }
-    let mut proximity = 0.0;
-    if w.proximity > 0.0 {
-        for pair in &q.pairs {
-            let (Some(Some(pa)), Some(Some(pb))) = (hits.get(pair.a), hits.get(pair.b)) else {
-                continue;
-            };
-            let dist = min_distance(pa, pb);
-            if dist >= 1 && dist <= w.proximity_window {
-                let idf = q.terms[pair.a].idf.min(q.terms[pair.b].idf);
-                proximity += pair.weight * idf / dist as f64;
-            }
         }
     }
     let mass = q.mass();
     Lexical {
-        raw: bm25 + w.proximity * proximity,
+        raw,
         coverage: if mass > 0.0 { matched / mass } else { 0.0 },
     }
 }
 
-/// Smallest distance between a position in `a` and one in `b` (both sorted).
-fn min_distance(a: &[u32], b: &[u32]) -> u32 {
-    let (mut i, mut j, mut best) = (0, 0, u32::MAX);
-    while i < a.len() && j < b.len() {
-        let (x, y) = (a[i], b[j]);
-        let d = x.abs_diff(y);
-        if d > 0 {
-            best = best.min(d);
-        }
-        if x < y {
-            i += 1;
-        } else {
-            j += 1;
-        }
-    }
-    best
-}
-
-/// Fraction of the query's entity asks the memory's keys satisfy.
+/// Weighted share of the query's entities the memory's keys satisfy.
 pub fn entity_overlap(q: &QueryModel, d: &Doc) -> f64 {
-    if q.entities.is_empty() {
+    let total: f64 = q.entities.iter().map(|e| e.weight).sum();
+    if total <= 0.0 {
         return 0.0;
     }
-    let hits = q.entities.iter().filter(|e| d.keys.contains(e)).count();
-    hits as f64 / q.entities.len() as f64
+    let hit: f64 = q
+        .entities
+        .iter()
+        .filter(|e| d.keys.contains(&e.term))
+        .map(|e| e.weight)
+        .sum();
+    // Names mentioned in passing weigh less than entities the caller asked
+    // for: scale by the heaviest ask so a lone mention is not worth a full
+    // explicit match.
+    let top = q.entities.iter().map(|e| e.weight).fold(0.0, f64::max);
+    hit / total * top
+}
+
+/// When a memory's content happened or held: an episode's event time, else
+/// the start of its validity, else when it was observed.
+pub fn event_time(m: &Memory) -> Datetime {
+    match &m.payload {
+        Payload::Episodic(e) => e.occurred_at.unwrap_or(m.observed_at),
+        _ => m.valid_from.unwrap_or(m.observed_at),
+    }
 }
 
 /// Freshness in (0, 1]: exponential decay with the kind's half-life from
-/// when an episode happened (else when the memory was observed) to the
-/// query's as-of instant. Kinds without a half-life do not decay.
+/// the memory's event time to the query's as-of instant. Kinds without a
+/// half-life (confirmed facts, procedures) do not decay; events after the
+/// as-of instant count as fresh.
 pub fn freshness(m: &Memory, as_of: Datetime, policy: &Policy) -> f64 {
     let Some(h) = policy.half_life(m.kind).filter(|h| *h > 0.0) else {
         return 1.0;
     };
-    let at = match &m.payload {
-        Payload::Episodic(e) => e.occurred_at.unwrap_or(m.observed_at),
-        _ => m.observed_at,
-    };
-    let age = crate::time::days_between(at, as_of).max(0.0);
+    let age = crate::time::days_between(event_time(m), as_of).max(0.0);
     0.5f64.powf(age / h)
+}
+
+/// Time fit in (0, 1] of a memory to the periods a query names: 1 inside
+/// one, halving with every period length (at least a day) of distance.
+pub fn time_fit(m: &Memory, periods: &[(i64, i64)]) -> f64 {
+    let t = event_time(m).epoch_ms;
+    periods
+        .iter()
+        .map(|&(start, end)| {
+            if t >= start && t < end {
+                return 1.0;
+            }
+            let span = ((end - start) as f64).max(crate::time::MS_PER_DAY as f64);
+            let dist = if t < start { start - t } else { t - end + 1 } as f64;
+            0.5f64.powf(dist / span)
+        })
+        .fold(0.0, f64::max)
 }
 
 /// Risk of acting on a memory, in [0, 1]: unresolved conflict, low
@@ -204,10 +207,15 @@ pub fn cosine(a: Option<&[f32]>, b: Option<&[f32]>) -> Option<f64> {
     Some((dot / (na.sqrt() * nb.sqrt())).clamp(-1.0, 1.0))
 }
 
-/// Everything the ranker computed about one candidate before normalisation.
+/// Everything the ranker gathered about one candidate before normalisation.
 #[derive(Debug, Clone)]
 pub struct Evidence {
     pub lexical: Lexical,
+    /// The best raw lexical score among the memory's conversational
+    /// neighbours (0 when none is among the candidates).
+    pub context_raw: f64,
+    /// The best query coverage among those neighbours.
+    pub context_coverage: f64,
     pub entity: f64,
     pub embedding: Option<f64>,
     /// Was the revision in force at the query's as-of instant?
@@ -225,13 +233,21 @@ pub fn evidence(
 ) -> Evidence {
     Evidence {
         lexical: lexical(q, d, policy),
+        context_raw: 0.0,
+        context_coverage: 0.0,
         entity: entity_overlap(q, d),
         embedding: cosine(query.embedding.as_deref(), m.embedding.as_deref()),
         in_force,
     }
 }
 
-/// Score one candidate. `best_raw` is the highest raw lexical score among
+/// A candidate's lexical score in its conversational context: its own raw
+/// score plus a share of its best neighbour's.
+pub fn contextual_raw(e: &Evidence, policy: &Policy) -> f64 {
+    e.lexical.raw + policy.rank.context * e.context_raw
+}
+
+/// Score one candidate. `best_raw` is the highest `contextual_raw` among
 /// the query's candidates (the normaliser of `sim`).
 pub fn score(
     q: &QueryModel,
@@ -243,7 +259,7 @@ pub fn score(
 ) -> ScoredMemory {
     let w = &policy.rank;
     let lexical = if best_raw > 0.0 {
-        e.lexical.raw / best_raw
+        contextual_raw(e, policy) / best_raw
     } else {
         0.0
     };
@@ -252,13 +268,18 @@ pub fn score(
         None => lexical,
     };
     let scope = scope_fit(m, query);
-    let freshness = freshness(m, q.as_of, policy);
+    // Time: fit to the period the query names, else recency.
+    let (freshness, time_weight) = if q.periods.is_empty() {
+        (freshness(m, q.as_of, policy), w.freshness)
+    } else {
+        (time_fit(m, &q.periods), w.named_time)
+    };
     let authority = policy.source(m.provenance.source.kind).authority * m.confidence;
     let typefit = q.intent.fit(m.kind);
     let risk = risk(m);
     let mut total = w.similarity * similarity
         + w.scope * scope
-        + w.freshness * freshness
+        + time_weight * freshness
         + w.authority * authority
         + w.typefit * typefit
         + w.entity * e.entity
@@ -268,7 +289,6 @@ pub fn score(
             total *= w.failed_episode;
         }
     }
-    let admission = admission(q, query, m, e, risk, policy);
     ScoredMemory {
         memory: m.clone(),
         score: total,
@@ -282,11 +302,13 @@ pub fn score(
             risk,
             embedding: e.embedding,
         },
-        admission,
+        admission: admission(q, query, m, e, risk, policy),
     }
 }
 
 /// The admission gate (seed 003): retrieved is not the same as usable.
+/// The store applied the hard filters already; the gate checks them again
+/// so that a record handed back by mistake is never used.
 pub fn admission(
     q: &QueryModel,
     query: &Query,
@@ -295,13 +317,13 @@ pub fn admission(
     risk: f64,
     policy: &Policy,
 ) -> Admission {
+    // A turn that answers its neighbour is relevant through it.
     let relevance = e
         .lexical
         .coverage
+        .max(policy.rank.context * e.context_coverage)
         .max(e.entity)
         .max(e.embedding.unwrap_or(0.0));
-    // The store applied these filters; the gate checks them again, so a
-    // host that hands back the wrong record cannot get it used.
     let scope_ok = scope_visible(&m.scope, &query.scope);
     let time_ok = e.in_force;
     let kind_ok = query.kinds.is_empty() || query.kinds.contains(&m.kind);
@@ -311,16 +333,12 @@ pub fn admission(
     );
     let sensitivity_ok = sensitivity_rank(m.sensitivity) <= sensitivity_rank(q.sensitivity_ceiling);
     let task_applicable = kind_ok && status_ok;
-    let conflict = m.status == Status::Conflicted;
     let reason = if !scope_ok {
         Some("outside the query's scope".to_string())
+    } else if !status_ok {
+        Some(format!("status {} is never used", status_name(m.status)))
     } else if !time_ok {
         Some("not in force at the as-of instant".to_string())
-    } else if !status_ok {
-        Some(format!(
-            "status {} is never used",
-            crate::model::status_name(m.status)
-        ))
     } else if !kind_ok {
         Some("kind not asked for".to_string())
     } else if !sensitivity_ok {
@@ -343,7 +361,7 @@ pub fn admission(
         scope_ok,
         time_ok,
         task_applicable,
-        conflict,
+        conflict: m.status == Status::Conflicted,
         safety_risk: risk,
         admit: reason.is_none(),
         reason,

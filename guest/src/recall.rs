@@ -7,30 +7,39 @@
 //!    archived memories out. The store applies it before anything reaches
 //!    the guest.
 //! 2. **Query model**: the query is analysed exactly as memories are
-//!    (`text::analyze`); lines of a conversation-shaped query weigh more the
-//!    later they are; adjacent terms form proximity pairs; n-grams of the
-//!    query are probed as entity values (`ev:` postings) so a question that
-//!    names a person or a service matches memories tagged with it.
-//!    One `stats` call gives the document frequencies of all of them.
+//!    (`text::analyze`). In a conversation-shaped query the agent's own
+//!    lines weigh less than the user's. Word n-grams written like names are
+//!    probed as entity values (`ev:` postings), so "what did Caroline say"
+//!    matches memories tagged `speaker=Caroline`. Calendar expressions
+//!    ("on 8 May 2023", "上周") become periods for time fit. One `stats`
+//!    call gives the document frequencies of every term and probe.
 //! 3. **Candidates**: one `search` call returns the records with the
-//!    highest IDF-weighted sum of matched terms (reading only those terms'
-//!    postings), at most `recall_candidate_limit` of them: recall reads a
-//!    bounded number of records however large the scope is. A query that
-//!    carries an embedding also reads the `embedding_scan_limit` newest
-//!    records, so purely semantic matches can surface.
-//! 4. **Scoring** (`rank`), sorted by score then id, then the **admission
-//!    gate**; refused candidates are returned with their reason on request.
+//!    highest IDF-weighted sum of matched terms and entity keys (the store
+//!    reads only those postings), at most `recall_candidate_limit` of them.
+//!    The conversational neighbours of the best matches are read by source
+//!    reference (at most two per expanded match), and a query carrying an
+//!    embedding also reads the `embedding_scan_limit` newest records. So a
+//!    query reads a bounded number of records however large the scope is.
+//! 4. **Scoring** (`rank`), sorted by score, then id, then revision;
+//!    duplicates of a better-ranked text are set aside; the **admission
+//!    gate** decides what is usable; refused candidates are returned with
+//!    their reason on request (`explain_rejected`).
 //!
-//! As-of reads: a query whose `as_of` lies before now reads the revisions
-//! in force then (`in_force_at`), superseded and expired ones included.
+//! As-of reads: a query whose `as_of` lies before the clock's now reads the
+//! revisions in force then (`in_force_at`), superseded and expired ones
+//! included. Pending memories are never read; conflicted ones are returned
+//! and marked (`admission.conflict`, `features.risk`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::api::Ctx;
 use crate::errors::invalid;
 use crate::index::{entity_term, entity_value_term, Doc};
 use crate::model::filter;
-use crate::rank::{evidence, score, Evidence, QueryModel, QueryPair, QueryTerm};
+use crate::rank::{
+    contextual_raw, event_time, evidence, score, Evidence, QueryEntity, QueryModel, QueryTerm,
+};
+use crate::text::{analyze, value_key, Token};
 use crate::types::{
     Datetime, Error, Memory, Query, RecallResult, ScoredMemory, Sensitivity, Status,
 };
@@ -43,6 +52,10 @@ pub const DEFAULT_CEILING: Sensitivity = Sensitivity::Personal;
 /// Analysed documents kept across the queries of one batch.
 const DOC_CACHE_LIMIT: usize = 50_000;
 
+// ---------------------------------------------------------------------------
+// Hard filters and as-of reads (also what other modules rely on).
+// ---------------------------------------------------------------------------
+
 /// Does a query at `as_of` look into the past (and so read superseded and
 /// expired revisions that were in force then)?
 pub fn is_historical(as_of: Datetime, now: Datetime) -> bool {
@@ -51,7 +64,7 @@ pub fn is_historical(as_of: Datetime, now: Datetime) -> bool {
 
 /// The statuses a recall reads from the store. Pending, retracted and
 /// archived memories are never read; superseded and expired revisions only
-/// for a past as-of instant (and then only those in force at it).
+/// for a past as-of instant (and then only those in force at it are used).
 pub fn statuses_read(historical: bool) -> Vec<Status> {
     if historical {
         vec![
@@ -65,7 +78,7 @@ pub fn statuses_read(historical: bool) -> Vec<Status> {
     }
 }
 
-/// The hard filter of a query: pushed down to the store.
+/// The hard filter of a query, pushed down to the store.
 pub fn recall_filter(q: &Query, as_of: Datetime, now: Datetime) -> Filter {
     let mut f = filter(&q.scope, ScopeMatch::Visible);
     f.kinds = q.kinds.clone();
@@ -81,9 +94,9 @@ pub fn recall_filter(q: &Query, as_of: Datetime, now: Datetime) -> Filter {
 /// - its validity interval `[valid_from, valid_to)` contains `as_of`;
 /// - a revision that replaced an earlier one (`supersedes`) and has no
 ///   explicit `valid_from` took effect when it was written (`created_at`);
-/// - a superseded or expired revision stopped being in force when that
-///   happened: its `updated_at` (the store stamps the change), or its
-///   `valid_to` when one is set;
+/// - a superseded or expired revision stopped being in force at its
+///   `valid_to` when one is set, else when it was superseded or expired
+///   (its `updated_at`, stamped at that change);
 /// - pending, retracted and archived revisions are never in force.
 pub fn in_force_at(m: &Memory, as_of: Datetime) -> bool {
     if !crate::time::within(as_of, m.valid_from, m.valid_to) {
@@ -100,7 +113,11 @@ pub fn in_force_at(m: &Memory, as_of: Datetime) -> bool {
     }
 }
 
-/// Rank memories for each query.
+// ---------------------------------------------------------------------------
+// Entry points.
+// ---------------------------------------------------------------------------
+
+/// Rank memories for each query (all validated before any is run).
 pub fn recall(ctx: &Ctx, queries: &[Query]) -> Result<Vec<RecallResult>, Error> {
     for (i, q) in queries.iter().enumerate() {
         validate(i, q)?;
@@ -122,106 +139,119 @@ fn validate(i: usize, q: &Query) -> Result<(), Error> {
     if q.scope.tenant.trim().is_empty() {
         return Err(invalid(Some(i), "scope.tenant", "must not be empty"));
     }
-    if let Some(e) = &q.embedding {
-        if e.iter().any(|x| !x.is_finite()) {
-            return Err(invalid(Some(i), "embedding", "must be finite numbers"));
-        }
+    if q.embedding
+        .as_ref()
+        .is_some_and(|e| e.iter().any(|x| !x.is_finite()))
+    {
+        return Err(invalid(Some(i), "embedding", "must hold finite numbers"));
     }
     Ok(())
 }
 
-/// Analysed memories, by (id, revision, etag), shared by a batch's queries.
+/// Analysed memories by (id, revision, etag), shared by a batch's queries.
 #[derive(Default)]
 struct DocCache {
     docs: BTreeMap<(String, u32, u64), Doc>,
 }
 
 impl DocCache {
-    fn get(&mut self, s: &Stored) -> Doc {
+    fn get(&mut self, s: &Stored) -> &Doc {
         let key = (s.memory.id.clone(), s.memory.revision, s.etag);
-        if let Some(d) = self.docs.get(&key) {
-            return d.clone();
-        }
-        if self.docs.len() >= DOC_CACHE_LIMIT {
+        if !self.docs.contains_key(&key) && self.docs.len() >= DOC_CACHE_LIMIT {
             self.docs.clear();
         }
-        let d = crate::index::doc(&s.memory);
-        self.docs.insert(key, d.clone());
-        d
+        self.docs
+            .entry(key)
+            .or_insert_with(|| crate::index::doc(&s.memory))
     }
 }
 
-/// The query side before collection statistics: weighted terms, adjacent
-/// pairs and entity probes.
+// ---------------------------------------------------------------------------
+// The query model.
+// ---------------------------------------------------------------------------
+
+/// Speaker labels of the agent's own turns in a conversation-shaped query.
+const AGENT_LABELS: &[&str] = &[
+    "assistant",
+    "ai",
+    "agent",
+    "bot",
+    "system",
+    "助手",
+    "助理",
+    "系统",
+];
+
+/// Weight of one line of a query: lines the agent itself said ("Assistant:
+/// …") say less about what the user is after than the user's own words.
+fn line_weight(line: &str, agent_turn: f64) -> f64 {
+    let head = line.trim_start();
+    let Some(i) = head.find([':', '：']) else {
+        return 1.0;
+    };
+    let label = head[..i].trim().trim_matches(['<', '>']).to_lowercase();
+    if AGENT_LABELS.contains(&label.as_str()) {
+        agent_turn
+    } else {
+        1.0
+    }
+}
+
+/// The query before collection statistics.
 struct Analysed {
     /// term → (weighted frequency, first appearance)
     terms: BTreeMap<String, (f64, usize)>,
-    pairs: BTreeMap<(String, String), f64>,
     /// Entity postings asked for explicitly (`e:`).
     explicit: Vec<String>,
-    /// Entity-value postings probed from the text (`ev:`).
+    /// Entity-value postings probed from names in the text (`ev:`).
     probes: Vec<String>,
 }
 
 fn analyse_query(q: &Query, ctx: &Ctx) -> Analysed {
     let w = &ctx.policy.rank;
-    let lines: Vec<Vec<crate::text::Token>> = q
+    let lines: Vec<(f64, Vec<Token>)> = q
         .text
         .lines()
-        .map(crate::text::analyze)
-        .filter(|t| !t.is_empty())
+        .map(|l| (line_weight(l, w.agent_turn), analyze(l)))
+        .filter(|(_, t)| !t.is_empty())
         .collect();
-    let n = lines.len();
     let mut terms: BTreeMap<String, (f64, usize)> = BTreeMap::new();
-    let mut pairs: BTreeMap<(String, String), f64> = BTreeMap::new();
     let mut order = 0usize;
-    for (i, toks) in lines.iter().enumerate() {
-        let lw = w.turn_decay.clamp(0.0, 1.0).powi((n - 1 - i) as i32);
+    for (lw, toks) in &lines {
         for t in toks {
+            let unigram = t.cjk && t.part;
             let e = terms.entry(t.term.clone()).or_insert((0.0, order));
-            e.0 += lw;
+            e.0 += lw * if unigram { w.cjk_unigram } else { 1.0 };
             order += 1;
-        }
-        let words: Vec<&str> = toks
-            .iter()
-            .filter(|t| !t.part)
-            .map(|t| t.term.as_str())
-            .collect();
-        for p in words.windows(2) {
-            if p[0] != p[1] {
-                *pairs
-                    .entry((p[0].to_string(), p[1].to_string()))
-                    .or_default() += lw;
-            }
         }
     }
     let explicit: Vec<String> = q
         .entities
         .iter()
-        .filter(|e| !e.key.trim().is_empty())
+        .filter(|e| !e.key.trim().is_empty() && !value_key(&e.value).is_empty())
         .map(entity_term)
         .collect();
-    let explicit_values: Vec<String> = q
+    let explicit_values: BTreeSet<String> = q
         .entities
         .iter()
-        .map(|e| entity_value_term(&crate::text::value_key(&e.value)))
+        .map(|e| entity_value_term(&value_key(&e.value)))
         .collect();
-    // Entity-value probes: 1- to 3-grams of the query's words, latest lines
-    // first (the end of a conversation is what the next turn is about).
+    // Entity-value probes: 1- to 3-grams of words written like names, the
+    // latest lines first (the end of a conversation is what it is about).
     let mut probes: Vec<String> = Vec::new();
-    'lines: for toks in lines.iter().rev() {
-        let words: Vec<&str> = toks
-            .iter()
-            .filter(|t| !t.part)
-            .map(|t| t.term.as_str())
-            .collect();
+    'lines: for (_, toks) in lines.iter().rev() {
+        let words: Vec<&Token> = toks.iter().filter(|t| !t.part).collect();
         for size in 1..=3 {
             for gram in words.windows(size) {
                 if probes.len() >= w.entity_probe_limit {
                     break 'lines;
                 }
-                let p = entity_value_term(&gram.join(" "));
-                if !probes.contains(&p) && !explicit_values.contains(&p) {
+                if !gram.iter().all(|t| t.named) {
+                    continue;
+                }
+                let key: Vec<&str> = gram.iter().map(|t| t.term.as_str()).collect();
+                let p = entity_value_term(&key.join(" "));
+                if !explicit_values.contains(&p) && !probes.contains(&p) {
                     probes.push(p);
                 }
             }
@@ -229,75 +259,86 @@ fn analyse_query(q: &Query, ctx: &Ctx) -> Analysed {
     }
     Analysed {
         terms,
-        pairs,
         explicit,
         probes,
     }
 }
 
+/// The periods a query names, as [start, end) in epoch ms: its calendar
+/// expressions ("on 8 May 2023", "2023年5月") when it has any, else its
+/// relative ones ("上周", "last week") resolved at the as-of instant.
+/// Recurring expressions ("every Monday") name no period.
+pub fn named_periods(text: &str, as_of: Datetime) -> Vec<(i64, i64)> {
+    use crate::timeexpr::Precision;
+    let found: Vec<_> = crate::timeexpr::find_all(text, as_of)
+        .into_iter()
+        .filter(|r| !r.recurring)
+        .collect();
+    let absolute = found.iter().any(|r| !r.relative);
+    let day = crate::time::MS_PER_DAY;
+    found
+        .iter()
+        .filter(|r| !absolute || !r.relative)
+        .map(|r| {
+            let start = r.at.epoch_ms;
+            let (y, m, _) = crate::time::civil_from_days(crate::time::local_day(r.at));
+            let days = match r.precision {
+                Precision::Instant => return (start - 3_600_000, start + 3_600_000),
+                Precision::Day => 1,
+                Precision::Week => 7,
+                Precision::Month => crate::timeexpr::days_in_month(y, m) as i64,
+                Precision::Year => {
+                    crate::time::days_from_civil(y + 1, 1, 1)
+                        - crate::time::days_from_civil(y, 1, 1)
+                }
+            };
+            (start, start.saturating_add(days * day))
+        })
+        .collect()
+}
+
 /// Build the query model from the store's statistics under the filter.
-/// Returns the model and the weighted terms that pick candidates.
+/// Returns it with the weighted terms that pick candidates.
 fn query_model(
     ctx: &Ctx,
     q: &Query,
     f: &Filter,
     as_of: Datetime,
 ) -> Result<(QueryModel, Vec<WeightedTerm>), Error> {
+    let w = &ctx.policy.rank;
     let a = analyse_query(q, ctx);
     let mut asked: Vec<String> = a.terms.keys().cloned().collect();
     asked.extend(a.explicit.iter().cloned());
     asked.extend(a.probes.iter().cloned());
-    let stats = if asked.is_empty() {
-        None
+    let (n, avg, df) = if asked.is_empty() {
+        (0.0, 0.0, BTreeMap::new())
     } else {
-        Some(ctx.store.stats(f, &asked)?)
-    };
-    let (n, avg) = stats
-        .as_ref()
-        .map(|s| (s.documents as f64, s.average_length))
-        .unwrap_or((0.0, 0.0));
-    let df: BTreeMap<&str, u64> = match &stats {
-        Some(s) => asked
+        let s = ctx.store.stats(f, &asked)?;
+        let df: BTreeMap<&str, u64> = asked
             .iter()
             .map(String::as_str)
             .zip(s.frequencies.iter().copied())
-            .collect(),
-        None => BTreeMap::new(),
+            .collect();
+        (s.documents as f64, s.average_length, df)
     };
     let idf = |d: u64| {
         let d = d as f64;
         (1.0 + (n - d + 0.5) / (d + 0.5)).ln().max(0.0)
     };
-    let k3 = ctx.policy.rank.query_k3.max(0.0);
-    // Terms in order of first appearance (deterministic, and pairs index them).
+    let k3 = w.query_k3.max(0.0);
     let mut ordered: Vec<(&String, &(f64, usize))> = a.terms.iter().collect();
     ordered.sort_by_key(|(_, (_, first))| *first);
-    let mut terms: Vec<QueryTerm> = Vec::new();
-    let mut index: BTreeMap<&str, usize> = BTreeMap::new();
-    for (t, (qtf, _)) in ordered {
-        let d = df.get(t.as_str()).copied().unwrap_or(0);
-        if d == 0 {
-            continue;
-        }
-        index.insert(t.as_str(), terms.len());
-        terms.push(QueryTerm {
-            term: t.clone(),
-            weight: (k3 + 1.0) * qtf / (k3 + qtf),
-            idf: idf(d),
-        });
-    }
-    let pairs: Vec<QueryPair> = a
-        .pairs
-        .iter()
-        .filter_map(|((x, y), w)| {
-            Some(QueryPair {
-                a: *index.get(x.as_str())?,
-                b: *index.get(y.as_str())?,
-                weight: *w,
+    let terms: Vec<QueryTerm> = ordered
+        .into_iter()
+        .filter_map(|(t, (qtf, _))| {
+            let d = df.get(t.as_str()).copied().filter(|d| *d > 0)?;
+            Some(QueryTerm {
+                term: t.clone(),
+                weight: (k3 + 1.0) * qtf / (k3 + qtf),
+                idf: idf(d),
             })
         })
         .collect();
-    let mut entities: Vec<String> = a.explicit.clone();
     let mut weighted: Vec<WeightedTerm> = terms
         .iter()
         .map(|t| WeightedTerm {
@@ -305,80 +346,280 @@ fn query_model(
             weight: t.weight * t.idf,
         })
         .collect();
-    for e in a.explicit.iter().chain(&a.probes) {
-        let d = df.get(e.as_str()).copied().unwrap_or(0);
-        if d == 0 {
-            continue;
-        }
-        if !entities.contains(e) {
-            entities.push(e.clone());
-        }
-        weighted.push(WeightedTerm {
+    // Explicit entities are asked for even when nothing carries them (the
+    // overlap then says so); names in the text only when something does.
+    let mut entities: Vec<QueryEntity> = a
+        .explicit
+        .iter()
+        .map(|e| QueryEntity {
             term: e.clone(),
-            weight: idf(d),
-        });
+            weight: 1.0,
+        })
+        .collect();
+    for p in &a.probes {
+        if df.get(p.as_str()).copied().unwrap_or(0) > 0 {
+            entities.push(QueryEntity {
+                term: p.clone(),
+                weight: w.entity_mentioned,
+            });
+        }
+    }
+    for e in &entities {
+        let d = df.get(e.term.as_str()).copied().unwrap_or(0);
+        if d > 0 {
+            weighted.push(WeightedTerm {
+                term: e.term.clone(),
+                weight: e.weight * idf(d),
+            });
+        }
     }
     let model = QueryModel {
         terms,
-        pairs,
         entities,
         average_length: avg,
         as_of,
         intent: crate::intent::intent(&q.text),
         sensitivity_ceiling: q.sensitivity_ceiling.unwrap_or(DEFAULT_CEILING),
+        periods: named_periods(&q.text, as_of),
     };
     Ok((model, weighted))
 }
 
+// ---------------------------------------------------------------------------
+// Conversational context: consecutive turns explain each other.
+// ---------------------------------------------------------------------------
+
+/// Split a reference into the text before its trailing number, the number
+/// and the number's width: `D7:8` → (`D7:`, 8, 1), `evt-0042` → (`evt-`, 42, 4).
+fn split_sequence(r: &str) -> Option<(&str, u64, usize)> {
+    let digits = r.len() - r.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 || digits > 18 {
+        return None;
+    }
+    let (prefix, n) = r.split_at(r.len() - digits);
+    Some((prefix, n.parse().ok()?, digits))
+}
+
+/// A memory's place in the sequence of events of its source: the text
+/// before the trailing number of its source reference, and that number
+/// (`conv-7:D7:8`, `evt-1001`, `msg_17`).
+pub fn sequence_key(m: &Memory) -> Option<(&str, u64)> {
+    split_sequence(m.provenance.source.reference.as_deref()?).map(|(p, n, _)| (p, n))
+}
+
+/// The source references of the events just before and after a memory's
+/// (zero-padding kept: `evt-0042` → `evt-0041`, `evt-0043`).
+fn neighbour_refs(m: &Memory) -> Vec<String> {
+    let Some(r) = m.provenance.source.reference.as_deref() else {
+        return Vec::new();
+    };
+    let Some((prefix, n, digits)) = split_sequence(r) else {
+        return Vec::new();
+    };
+    let width = if digits > 1 && r[prefix.len()..].starts_with('0') {
+        digits
+    } else {
+        0
+    };
+    [n.checked_sub(1), n.checked_add(1)]
+        .into_iter()
+        .flatten()
+        .map(|x| format!("{prefix}{x:0width$}"))
+        .collect()
+}
+
+/// Consecutive events of one source that happened at the same instant, in
+/// one scope, are turns of one conversation: each is context for the other.
+pub fn neighbours(a: &Memory, b: &Memory) -> bool {
+    if a.scope != b.scope || event_time(a).epoch_ms != event_time(b).epoch_ms {
+        return false;
+    }
+    match (sequence_key(a), sequence_key(b)) {
+        (Some((pa, na)), Some((pb, nb))) => pa == pb && na.abs_diff(nb) == 1,
+        _ => false,
+    }
+}
+
+/// Indices of in-force candidates with lexical evidence, best first.
+fn best_lexical(candidates: &[Stored], evidence: &[Evidence]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..candidates.len())
+        .filter(|&i| evidence[i].in_force && evidence[i].lexical.raw > 0.0)
+        .collect();
+    order.sort_by(|&a, &b| {
+        evidence[b]
+            .lexical
+            .raw
+            .total_cmp(&evidence[a].lexical.raw)
+            .then_with(|| candidates[a].memory.id.cmp(&candidates[b].memory.id))
+            .then_with(|| {
+                candidates[b]
+                    .memory
+                    .revision
+                    .cmp(&candidates[a].memory.revision)
+            })
+    });
+    order
+}
+
+/// Read the conversational neighbours of the best lexical matches that are
+/// not candidates yet: an answer often shares no word with the question
+/// its neighbouring turn asked. At most two reads per expanded match.
+/// Returns the neighbours and how many records the store handed back.
+fn fetch_neighbours(
+    ctx: &Ctx,
+    f: &Filter,
+    candidates: &[Stored],
+    evidence: &[Evidence],
+) -> Result<(Vec<Stored>, u32), Error> {
+    let mut known: BTreeSet<String> = candidates
+        .iter()
+        .filter_map(|s| s.memory.provenance.source.reference.clone())
+        .collect();
+    let mut out: Vec<Stored> = Vec::new();
+    let mut read = 0u32;
+    for i in best_lexical(candidates, evidence)
+        .into_iter()
+        .take(ctx.policy.rank.context_expand)
+    {
+        let m = &candidates[i].memory;
+        for r in neighbour_refs(m) {
+            if !known.insert(r.clone()) {
+                continue;
+            }
+            let mut nf = f.clone();
+            nf.source_ref = Some(r);
+            for s in ctx.store.find(&nf, 2)? {
+                read += 1;
+                if neighbours(m, &s.memory) {
+                    out.push(s);
+                }
+            }
+        }
+    }
+    Ok((out, read))
+}
+
+/// Give every in-force candidate the best raw lexical score of its
+/// in-force neighbours.
+fn assign_context(candidates: &[Stored], evidence: &mut [Evidence]) {
+    let mut seq: Vec<(&str, u64, usize)> = candidates
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| evidence[*i].in_force)
+        .filter_map(|(i, s)| sequence_key(&s.memory).map(|(p, n)| (p, n, i)))
+        .collect();
+    seq.sort();
+    let mut context = vec![(0.0f64, 0.0f64); candidates.len()];
+    for w in seq.windows(2) {
+        let (i, j) = (w[0].2, w[1].2);
+        if neighbours(&candidates[i].memory, &candidates[j].memory) {
+            for (a, b) in [(i, j), (j, i)] {
+                let c = &mut context[a];
+                c.0 = c.0.max(evidence[b].lexical.raw);
+                c.1 = c.1.max(evidence[b].lexical.coverage);
+            }
+        }
+    }
+    for (e, (raw, coverage)) in evidence.iter_mut().zip(context) {
+        e.context_raw = raw;
+        e.context_coverage = coverage;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// One query.
+// ---------------------------------------------------------------------------
+
+/// What two memories must share to be duplicates: kind, event time,
+/// entities and text (lowercased, spaces collapsed). The same words about
+/// another day or another service are another memory.
+fn duplicate_key(m: &Memory) -> String {
+    let mut entities: Vec<String> = m.entities.iter().map(entity_term).collect();
+    entities.sort();
+    let text: Vec<&str> = m.text.split_whitespace().collect();
+    format!(
+        "{}|{}|{}|{}",
+        crate::model::kind_name(m.kind),
+        event_time(m).epoch_ms,
+        entities.join(","),
+        text.join(" ").to_lowercase()
+    )
+}
+
 fn recall_with(ctx: &Ctx, q: &Query, cache: &mut DocCache) -> Result<RecallResult, Error> {
+    let policy = ctx.policy;
     let now = ctx.now();
     let as_of = q.as_of.unwrap_or(now);
     let f = recall_filter(q, as_of, now);
     let (model, weighted) = query_model(ctx, q, &f, as_of)?;
 
+    // Candidates: index terms and entity keys, then (with an embedding) the
+    // newest records, then conversational neighbours of the best matches.
     let mut candidates: Vec<Stored> = if weighted.is_empty() {
         Vec::new()
     } else {
         ctx.store
-            .search(&f, &weighted, ctx.policy.recall_candidate_limit)?
+            .search(&f, &weighted, policy.recall_candidate_limit)?
     };
-    if q.embedding.is_some() && ctx.policy.rank.embedding_scan_limit > 0 {
-        let recent = ctx.store.find(&f, ctx.policy.rank.embedding_scan_limit)?;
-        for s in recent {
-            let known = candidates
-                .iter()
-                .any(|c| c.memory.id == s.memory.id && c.memory.revision == s.memory.revision);
-            if !known {
+    if q.embedding.is_some() && policy.rank.embedding_scan_limit > 0 {
+        let seen: BTreeSet<(String, u32)> = candidates
+            .iter()
+            .map(|s| (s.memory.id.clone(), s.memory.revision))
+            .collect();
+        for s in ctx.store.find(&f, policy.rank.embedding_scan_limit)? {
+            if !seen.contains(&(s.memory.id.clone(), s.memory.revision)) {
                 candidates.push(s);
             }
         }
     }
-    let read = candidates.len() as u32;
+    let mut gather = |s: &Stored| {
+        let in_force = in_force_at(&s.memory, as_of);
+        evidence(&model, q, &s.memory, cache.get(s), in_force, policy)
+    };
+    let mut evid: Vec<Evidence> = candidates.iter().map(&mut gather).collect();
+    let mut read = candidates.len() as u32;
+    if policy.rank.context > 0.0 {
+        let (found, n) = fetch_neighbours(ctx, &f, &candidates, &evid)?;
+        read += n;
+        for s in found {
+            evid.push(gather(&s));
+            candidates.push(s);
+        }
+        assign_context(&candidates, &mut evid);
+    }
 
-    let gathered: Vec<(&Stored, Evidence)> = candidates
+    let best_raw = evid
         .iter()
-        .map(|s| {
-            let d = cache.get(s);
-            let in_force = in_force_at(&s.memory, as_of);
-            (s, evidence(&model, q, &s.memory, &d, in_force, ctx.policy))
-        })
-        .collect();
-    let best_raw = gathered
-        .iter()
-        .filter(|(_, e)| e.in_force)
-        .map(|(_, e)| e.lexical.raw)
+        .filter(|e| e.in_force)
+        .map(|e| contextual_raw(e, policy))
         .fold(0.0f64, f64::max);
-    let mut scored: Vec<ScoredMemory> = gathered
+    let mut scored: Vec<ScoredMemory> = candidates
         .iter()
-        .map(|(s, e)| score(&model, q, &s.memory, e, best_raw, ctx.policy))
+        .zip(&evid)
+        .map(|(s, e)| score(&model, q, &s.memory, e, best_raw, policy))
         .collect();
     scored.sort_by(|a, b| {
         b.score
-            .partial_cmp(&a.score)
-            .unwrap_or(std::cmp::Ordering::Equal)
+            .total_cmp(&a.score)
             .then_with(|| a.memory.id.cmp(&b.memory.id))
             .then_with(|| b.memory.revision.cmp(&a.memory.revision))
     });
+
+    // Deduplicate: a memory that repeats a better-ranked admitted one (same
+    // kind, text, event time and entities) adds nothing to a context.
+    let mut shown: BTreeMap<String, String> = BTreeMap::new();
+    for s in scored.iter_mut().filter(|s| s.admission.admit) {
+        let key = duplicate_key(&s.memory);
+        match shown.get(&key) {
+            Some(first) => {
+                s.admission.admit = false;
+                s.admission.reason = Some(format!("duplicate of {first}"));
+            }
+            None => {
+                shown.insert(key, s.memory.id.clone());
+            }
+        }
+    }
     let k = if q.k == 0 { DEFAULT_K } else { q.k } as usize;
     let (admitted, refused): (Vec<_>, Vec<_>) = scored.into_iter().partition(|s| s.admission.admit);
     Ok(RecallResult {
@@ -392,3 +633,7 @@ fn recall_with(ctx: &Ctx, q: &Query, cache: &mut DocCache) -> Result<RecallResul
         candidates_read: read,
     })
 }
+
+#[cfg(test)]
+#[path = "recall_tests.rs"]
+mod tests;

@@ -227,191 +227,51 @@ fn alnum_dash(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'-' || c == b'_'
 }
 
+const fn pfx(
+    prefix: &'static str,
+    family: &'static str,
+    label: &'static str,
+    min: usize,
+    max: usize,
+    charset: fn(u8) -> bool,
+) -> Prefix {
+    Prefix {
+        prefix,
+        family,
+        label,
+        min,
+        max,
+        charset,
+    }
+}
+
+/// Well-known token formats: (prefix, family, label, min and max length
+/// after the prefix, allowed characters).
+#[rustfmt::skip]
 const PREFIXES: &[Prefix] = &[
-    Prefix {
-        prefix: "AKIA",
-        family: "aws-access-key",
-        label: "AWS access key",
-        min: 16,
-        max: 16,
-        charset: upper_digit,
-    },
-    Prefix {
-        prefix: "ASIA",
-        family: "aws-access-key",
-        label: "AWS temporary access key",
-        min: 16,
-        max: 16,
-        charset: upper_digit,
-    },
-    Prefix {
-        prefix: "LTAI",
-        family: "aliyun-access-key",
-        label: "Alibaba Cloud AccessKey",
-        min: 12,
-        max: 30,
-        charset: alnum,
-    },
-    Prefix {
-        prefix: "AKID",
-        family: "tencent-secret-id",
-        label: "Tencent Cloud SecretId",
-        min: 28,
-        max: 40,
-        charset: alnum,
-    },
-    Prefix {
-        prefix: "sk-",
-        family: "api-key",
-        label: "API secret key",
-        min: 20,
-        max: 200,
-        charset: alnum_dash,
-    },
-    Prefix {
-        prefix: "sk_live_",
-        family: "stripe-key",
-        label: "Stripe secret key",
-        min: 16,
-        max: 200,
-        charset: alnum,
-    },
-    Prefix {
-        prefix: "sk_test_",
-        family: "stripe-key",
-        label: "Stripe secret key",
-        min: 16,
-        max: 200,
-        charset: alnum,
-    },
-    Prefix {
-        prefix: "rk_live_",
-        family: "stripe-key",
-        label: "Stripe restricted key",
-        min: 16,
-        max: 200,
-        charset: alnum,
-    },
-    Prefix {
-        prefix: "ghp_",
-        family: "github-token",
-        label: "GitHub token",
-        min: 30,
-        max: 60,
-        charset: alnum,
-    },
-    Prefix {
-        prefix: "gho_",
-        family: "github-token",
-        label: "GitHub OAuth token",
-        min: 30,
-        max: 60,
-        charset: alnum,
-    },
-    Prefix {
-        prefix: "ghu_",
-        family: "github-token",
-        label: "GitHub token",
-        min: 30,
-        max: 60,
-        charset: alnum,
-    },
-    Prefix {
-        prefix: "ghs_",
-        family: "github-token",
-        label: "GitHub token",
-        min: 30,
-        max: 60,
-        charset: alnum,
-    },
-    Prefix {
-        prefix: "ghr_",
-        family: "github-token",
-        label: "GitHub refresh token",
-        min: 30,
-        max: 80,
-        charset: alnum,
-    },
-    Prefix {
-        prefix: "github_pat_",
-        family: "github-token",
-        label: "GitHub fine-grained token",
-        min: 20,
-        max: 120,
-        charset: alnum_dash,
-    },
-    Prefix {
-        prefix: "glpat-",
-        family: "gitlab-token",
-        label: "GitLab token",
-        min: 20,
-        max: 60,
-        charset: alnum_dash,
-    },
-    Prefix {
-        prefix: "npm_",
-        family: "npm-token",
-        label: "npm token",
-        min: 30,
-        max: 60,
-        charset: alnum,
-    },
-    Prefix {
-        prefix: "xoxb-",
-        family: "slack-token",
-        label: "Slack token",
-        min: 10,
-        max: 200,
-        charset: alnum_dash,
-    },
-    Prefix {
-        prefix: "xoxp-",
-        family: "slack-token",
-        label: "Slack token",
-        min: 10,
-        max: 200,
-        charset: alnum_dash,
-    },
-    Prefix {
-        prefix: "xoxa-",
-        family: "slack-token",
-        label: "Slack token",
-        min: 10,
-        max: 200,
-        charset: alnum_dash,
-    },
-    Prefix {
-        prefix: "xoxr-",
-        family: "slack-token",
-        label: "Slack token",
-        min: 10,
-        max: 200,
-        charset: alnum_dash,
-    },
-    Prefix {
-        prefix: "AIza",
-        family: "google-api-key",
-        label: "Google API key",
-        min: 35,
-        max: 35,
-        charset: alnum_dash,
-    },
-    Prefix {
-        prefix: "hf_",
-        family: "huggingface-token",
-        label: "Hugging Face token",
-        min: 30,
-        max: 60,
-        charset: alnum,
-    },
-    Prefix {
-        prefix: "pypi-",
-        family: "pypi-token",
-        label: "PyPI token",
-        min: 50,
-        max: 300,
-        charset: alnum_dash,
-    },
+    pfx("AKIA", "aws-access-key", "AWS access key", 16, 16, upper_digit),
+    pfx("ASIA", "aws-access-key", "AWS temporary access key", 16, 16, upper_digit),
+    pfx("LTAI", "aliyun-access-key", "Alibaba Cloud AccessKey", 12, 30, alnum),
+    pfx("AKID", "tencent-secret-id", "Tencent Cloud SecretId", 28, 40, alnum),
+    pfx("sk-", "api-key", "API secret key", 20, 200, alnum_dash),
+    pfx("sk_live_", "stripe-key", "Stripe secret key", 16, 200, alnum),
+    pfx("sk_test_", "stripe-key", "Stripe secret key", 16, 200, alnum),
+    pfx("rk_live_", "stripe-key", "Stripe restricted key", 16, 200, alnum),
+    pfx("ghp_", "github-token", "GitHub token", 30, 60, alnum),
+    pfx("gho_", "github-token", "GitHub OAuth token", 30, 60, alnum),
+    pfx("ghu_", "github-token", "GitHub token", 30, 60, alnum),
+    pfx("ghs_", "github-token", "GitHub token", 30, 60, alnum),
+    pfx("ghr_", "github-token", "GitHub refresh token", 30, 80, alnum),
+    pfx("github_pat_", "github-token", "GitHub fine-grained token", 20, 120, alnum_dash),
+    pfx("glpat-", "gitlab-token", "GitLab token", 20, 60, alnum_dash),
+    pfx("npm_", "npm-token", "npm token", 30, 60, alnum),
+    pfx("xoxb-", "slack-token", "Slack token", 10, 200, alnum_dash),
+    pfx("xoxp-", "slack-token", "Slack token", 10, 200, alnum_dash),
+    pfx("xoxa-", "slack-token", "Slack token", 10, 200, alnum_dash),
+    pfx("xoxr-", "slack-token", "Slack token", 10, 200, alnum_dash),
+    pfx("AIza", "google-api-key", "Google API key", 35, 35, alnum_dash),
+    pfx("hf_", "huggingface-token", "Hugging Face token", 30, 60, alnum),
+    pfx("pypi-", "pypi-token", "PyPI token", 50, 300, alnum_dash),
 ];
 
 /// Tokens of well-known formats, found by their prefix and length.
@@ -1211,7 +1071,7 @@ fn numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
                 s,
                 e,
             ));
-        } else if id_kw.is_some() && (n == 15 || n == 18) {
+        } else if (id_kw.is_some() && (9..=18).contains(&n)) || ssn_shape(text, s, e) {
             out.push(finding(
                 "national-id",
                 "national ID number",
@@ -1260,6 +1120,19 @@ fn numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
             ));
         }
     }
+}
+
+/// The US SSN shape: ddd-dd-dddd.
+fn ssn_shape(text: &str, s: usize, e: usize) -> bool {
+    let Some(t) = text.get(s..e) else {
+        return false;
+    };
+    let parts: Vec<&str> = t.split('-').collect();
+    parts.len() == 3
+        && [3, 2, 4]
+            .iter()
+            .zip(&parts)
+            .all(|(n, p)| p.len() == *n && p.bytes().all(|c| c.is_ascii_digit()))
 }
 
 /// Passport numbers after a passport keyword.
@@ -1527,6 +1400,12 @@ mod tests {
         );
         assert_eq!(personal("号码 110105194912310021"), Vec::<&str>::new());
         assert_eq!(personal("身份证号 110105194912310021"), vec!["national-id"]);
+        assert_eq!(
+            personal("My SSN is 078-05-1120, use it"),
+            vec!["national-id"]
+        );
+        assert_eq!(personal("ticket 078-05-1120"), vec!["national-id"]);
+        assert!(personal("call 2026-05-11 at 3").is_empty());
         assert!(cn_id_valid("11010519491231002X"));
         assert!(!cn_id_valid("110105194912310021"));
     }

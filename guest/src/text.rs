@@ -24,6 +24,9 @@ pub struct Token {
     pub part: bool,
     /// A CJK character n-gram rather than a word.
     pub cjk: bool,
+    /// Written like a name: a capitalised or numbered word, an identifier,
+    /// or CJK (which has no case). Only names are probed as entity values.
+    pub named: bool,
 }
 
 /// Is `c` a CJK ideograph or kana/hangul (scripts written without spaces)?
@@ -229,6 +232,8 @@ fn fold(c: char) -> char {
 struct Analyzer {
     out: Vec<Token>,
     pos: u32,
+    /// Whether the word being flushed is written like a name.
+    named: bool,
 }
 
 impl Analyzer {
@@ -238,6 +243,7 @@ impl Analyzer {
             pos: self.pos,
             part,
             cjk,
+            named: self.named || cjk,
         });
         if advance {
             self.pos += 1;
@@ -262,6 +268,7 @@ impl Analyzer {
             return;
         }
         let lower = raw.to_lowercase();
+        self.named = lower != *raw || raw.chars().any(|c| c.is_numeric());
         raw.clear();
         // Clitics: "caroline's" → "caroline", "don't" → "don".
         let lower = match lower.find(is_apostrophe) {
@@ -278,6 +285,7 @@ impl Analyzer {
             return;
         }
         // An identifier: whole (at the first part's position), then parts.
+        self.named = true;
         self.push(w.to_string(), false, false, false);
         for p in parts {
             self.word(p, true);
@@ -285,15 +293,63 @@ impl Analyzer {
     }
 
     fn flush_cjk(&mut self, run: &mut Vec<char>) {
+        if run.is_empty() {
+            return;
+        }
         if run.len() == 1 {
-            self.push(run[0].to_string(), false, true, true);
-        } else {
-            for pair in run.windows(2) {
-                self.push(pair.iter().collect(), false, true, true);
+            if !is_cjk_stop_char(run[0]) {
+                self.push(run[0].to_string(), false, true, false);
             }
+            self.pos += 1;
+        } else {
+            for (i, pair) in run.windows(2).enumerate() {
+                if !is_cjk_stop_char(run[i]) {
+                    self.push(run[i].to_string(), true, true, false);
+                }
+                let bigram: String = pair.iter().collect();
+                if !is_cjk_stop_bigram(&bigram) {
+                    self.push(bigram, false, true, false);
+                }
+                self.pos += 1;
+            }
+            let last = run[run.len() - 1];
+            if !is_cjk_stop_char(last) {
+                self.push(last.to_string(), true, true, false);
+            }
+            self.pos += 1;
         }
         run.clear();
     }
+}
+
+/// Chinese function characters: never terms on their own.
+const CJK_STOP_CHARS: &[char] = &[
+    '一', '不', '个', '也', '了', '他', '们', '你', '吗', '吧', '呀', '呢', '和', '哈', '哦', '啊',
+    '啦', '嗯', '在', '她', '它', '就', '很', '我', '是', '有', '的', '着', '还', '这', '那', '都',
+];
+
+/// Sentence particles: a bigram holding one is never a word.
+const CJK_PARTICLES: &[char] = &[
+    '吗', '吧', '呀', '呢', '哈', '哦', '啊', '啦', '嗯', '嘛', '的',
+];
+
+/// Chinese function words without a function character (conjunctions,
+/// adverbs, fillers) that carry no topic, sorted for binary search.
+const CJK_STOP_BIGRAMS: &[&str] = &[
+    "东西", "什么", "其实", "可以", "可能", "因为", "如果", "已经", "应该", "怎么", "所以", "时候",
+    "然后", "然而", "特别", "知道", "而且", "自己", "虽然",
+];
+
+fn is_cjk_stop_char(c: char) -> bool {
+    CJK_STOP_CHARS.binary_search(&c).is_ok()
+}
+
+/// A bigram holding a function character or particle (你知, 的猫, 很好) is
+/// no word; the content character still counts as a unigram.
+fn is_cjk_stop_bigram(b: &str) -> bool {
+    b.chars()
+        .any(|c| is_cjk_stop_char(c) || CJK_PARTICLES.contains(&c))
+        || CJK_STOP_BIGRAMS.binary_search(&b).is_ok()
 }
 
 /// Analyse a text into positioned tokens.
@@ -301,6 +357,7 @@ pub fn analyze(text: &str) -> Vec<Token> {
     let mut a = Analyzer {
         out: Vec::new(),
         pos: 0,
+        named: false,
     };
     let mut word = String::new();
     let mut run: Vec<char> = Vec::new();
@@ -350,15 +407,21 @@ mod tests {
     #[test]
     fn cjk_bigrams_and_identifiers() {
         let t = terms("payment-service 的 V42 迁移失败");
-        assert!(t.contains(&"payment-service".to_string()));
-        assert!(t.contains(&"payment".to_string()));
-        assert!(t.contains(&"servic".to_string()));
-        assert!(t.contains(&"v42".to_string()));
-        assert!(t.contains(&"迁移".to_string()));
-        assert!(t.contains(&"移失".to_string()));
-        assert!(t.contains(&"失败".to_string()));
-        assert!(t.contains(&"的".to_string()));
+        for want in [
+            "payment-service",
+            "payment",
+            "servic",
+            "v42",
+            "迁移",
+            "移失",
+            "失败",
+        ] {
+            assert!(t.contains(&want.to_string()), "{want} in {t:?}");
+        }
+        // Single characters ride along with the bigrams; function words do not.
+        assert!(t.contains(&"迁".to_string()) && !t.contains(&"的".to_string()));
         assert!(!terms("the cat").contains(&"the".to_string()));
+        assert_eq!(terms("你知道吗我们的猫很好"), vec!["知", "道", "猫", "好"]);
     }
 
     #[test]
@@ -394,12 +457,26 @@ mod tests {
 
     #[test]
     fn fullwidth_and_mixed_scripts() {
-        assert_eq!(terms("ＡＰＩ超时"), vec!["api", "超时"]);
+        assert_eq!(terms("ＡＰＩ超时"), vec!["api", "超", "超时", "时"]);
         assert_eq!(terms("林"), vec!["林"]);
         let toks = analyze("订单服务超时");
-        assert_eq!(toks.len(), 5);
-        assert_eq!(toks[4].pos, 4);
-        assert!(toks.iter().all(|t| t.cjk));
+        let bigrams: Vec<(&str, u32)> = toks
+            .iter()
+            .filter(|t| !t.part)
+            .map(|t| (t.term.as_str(), t.pos))
+            .collect();
+        assert_eq!(
+            bigrams,
+            vec![
+                ("订单", 0),
+                ("单服", 1),
+                ("服务", 2),
+                ("务超", 3),
+                ("超时", 4)
+            ]
+        );
+        assert_eq!(toks.iter().filter(|t| t.part).count(), 6);
+        assert!(toks.iter().all(|t| t.cjk && t.named));
     }
 
     #[test]
@@ -431,5 +508,7 @@ mod tests {
     #[test]
     fn stopwords_are_sorted() {
         assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
+        assert!(CJK_STOP_CHARS.windows(2).all(|w| w[0] < w[1]));
+        assert!(CJK_STOP_BIGRAMS.windows(2).all(|w| w[0] < w[1]));
     }
 }

@@ -182,6 +182,21 @@ const EN_NUMBERS: [(&str, u32); 16] = [
     ("an", 1),
 ];
 
+/// Festivals on a fixed calendar day: (name, month, day).
+const FESTIVALS: [(&str, u32, u32); 11] = [
+    ("双十一", 11, 11),
+    ("双十二", 12, 12),
+    ("元旦", 1, 1),
+    ("国庆", 10, 1),
+    ("圣诞", 12, 25),
+    ("情人节", 2, 14),
+    ("christmas eve", 12, 24),
+    ("christmas", 12, 25),
+    ("new year's day", 1, 1),
+    ("valentine's day", 2, 14),
+    ("halloween", 10, 31),
+];
+
 pub fn days_in_month(y: i64, m: u32) -> u32 {
     match m {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
@@ -549,6 +564,17 @@ impl Parser {
 
     /// "M月" with an optional "D日/号": (month, day, end).
     fn month_day(&self, i: usize) -> Option<(u32, Option<u32>, usize)> {
+        // Fixed-date festivals ("去年双十一", "Christmas").
+        for (w, m, d) in FESTIVALS {
+            let e = if w.is_ascii() {
+                self.word(i, w)
+            } else {
+                self.lit(i, w)
+            };
+            if let Some(e) = e {
+                return Some((m, Some(d), e));
+            }
+        }
         let (m, e) = self.num(i)?;
         if !(1..=12).contains(&m) {
             return None;
@@ -841,6 +867,11 @@ impl Parser {
             let monday = self.today - weekday(self.today) as i64 + 7 * dir;
             return Some((e, When::Week(monday)));
         }
+        if let Some(e) = self.word(j, "weekend") {
+            // The Saturday of the previous (or next) week.
+            let saturday = self.today - weekday(self.today) as i64 + 7 * dir + 5;
+            return Some(self.day_with_clock(saturday, e));
+        }
         if let Some(e) = self.word(j, "month") {
             let (y, m, _) = civil_from_days(self.today);
             let total = y * 12 + (m as i64 - 1) + dir;
@@ -910,7 +941,10 @@ impl Parser {
             }
             return None;
         }
-        if let Some(e) = self.word(i, "in") {
+        let lead = ["during the", "during", "in", "since", "the"]
+            .iter()
+            .find_map(|w| self.word(i, w));
+        if let Some(e) = lead {
             let (m, e) = self.en_month(self.ws(e))?;
             if let Some((y, e2)) = self.en_year(e) {
                 return Some((e2, When::Month(y, m)));
@@ -1046,6 +1080,14 @@ mod tests {
         assert_eq!(r("a week ago", obs).0, "2026-08-28T00:00:00-04:00");
         assert_eq!(r("last month", obs).0, "2026-08-01T00:00:00-04:00");
         assert_eq!(
+            r("finished last weekend", obs).0,
+            "2026-08-29T00:00:00-04:00"
+        );
+        assert_eq!(
+            r("during the September launch", obs).0,
+            "2026-09-01T00:00:00-04:00"
+        );
+        assert_eq!(
             r("the day before yesterday", obs).0,
             "2026-09-02T00:00:00-04:00"
         );
@@ -1104,6 +1146,14 @@ mod tests {
         assert_eq!(
             r("2026-03-31T09:00:00+08:00", obs).0,
             "2026-03-31T09:00:00+08:00"
+        );
+        assert_eq!(
+            r("去年双十一客服排班不够", obs8).0,
+            "2025-11-11T00:00:00+08:00"
+        );
+        assert_eq!(
+            r("over Christmas the pager went off", obs).0,
+            "2025-12-25T00:00:00Z"
         );
     }
 

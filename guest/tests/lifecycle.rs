@@ -1731,7 +1731,7 @@ fn a_fragment_is_found_by_its_index_terms_without_a_scan_and_by_a_scan_in_small_
     env.policy.lifecycle.forget_scan_limit = 0;
     let mut ids = Vec::new();
     for (i, text) in [
-        "db 连接串备注 Zq9#kL2pW!x 先留着",
+        "db 机房备注 rack-B7 先留着",
         "the staging jump host note is marigold-Alpha.7",
         "nothing secret here",
     ]
@@ -1755,7 +1755,7 @@ fn a_fragment_is_found_by_its_index_terms_without_a_scan_and_by_a_scan_in_small_
                 .unwrap_or_else(|| panic!("{:?}", d.reasons)),
         );
     }
-    for (fragment, id) in [("zq9#kl2pw!x", &ids[0]), ("MARIGOLD-alpha.7", &ids[1])] {
+    for (fragment, id) in [("RACK-b7", &ids[0]), ("MARIGOLD-alpha.7", &ids[1])] {
         let report = env
             .run(at(1), |ctx| {
                 forget::forget(

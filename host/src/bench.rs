@@ -427,7 +427,8 @@ fn startup(cli: &Cli, plan: &Plan, limits: Limits) -> Result<Startup, Failure> {
     drop(engine);
 
     // Instantiation through the runtime the library uses.
-    let rt = Runtime::new(cli.component.as_deref(), limits)?;
+    let rt = Runtime::new(cli.component.as_deref(), limits)
+        .map_err(|e| Failure::from(crate::Error::from(e)))?;
     let principal = crate::tenant_principal(workload::TENANT);
     let mut backend: Box<dyn Backend> =
         Box::new(SqliteStore::open_in_memory().map_err(store_fail)?);

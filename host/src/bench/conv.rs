@@ -121,7 +121,7 @@ rec!(gs::Filter => h::Filter {
     scope, scope_match, kinds, statuses, valid_at, sensitivity_max, subject, predicate,
     condition, source_ref, exclude_archived
 });
-enm!(gs::ScopeMatch => h::ScopeMatch { Exact, Visible });
+enm!(gs::ScopeMatch => h::ScopeMatch { Exact, Visible, Within });
 rec!(gs::WeightedTerm => h::WeightedTerm { term, weight });
 rec!(h::Stored => gs::Stored { memory, etag, length });
 rec!(h::TermStats => gs::TermStats { documents, average_length, frequencies });

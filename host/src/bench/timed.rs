@@ -27,6 +27,7 @@ impl StoreTime {
     pub fn ns(&self) -> u64 {
         self.ns.load(Ordering::Relaxed)
     }
+    #[allow(dead_code)]
     pub fn calls(&self) -> u64 {
         self.calls.load(Ordering::Relaxed)
     }

@@ -1,0 +1,310 @@
+// The Node.js host: loads the jco-transpiled Engram component, supplies its
+// imports (a store opened per principal, a clock, and WASI stubs that grant
+// nothing) and exposes the policy with the JSON shapes of the `engram` CLI.
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { EngramError, EngramTrapError, StoreError } from './errors.js';
+import { checkScope } from './stores/common.js';
+import { MemoryStore } from './stores/memory.js';
+import { DEFAULT_BINDINGS, MODULE_NAME, transpileComponent } from './transpile.js';
+import { wasiStubs } from './wasi.js';
+import * as wire from './wire.js';
+
+/** A `principal` option: a tenant name or `{tenant, user?, project?}`. */
+function toPrincipal(p) {
+  if (typeof p === 'string' && p.length > 0) return { tenant: p, user: undefined, project: undefined };
+  if (p && typeof p === 'object' && typeof p.tenant === 'string') {
+    const opt = (v, name) => {
+      if (v === undefined || v === null) return undefined;
+      if (typeof v !== 'string') throw EngramError.input(`principal.${name}`, 'expected a string');
+      return v;
+    };
+    return { tenant: p.tenant, user: opt(p.user, 'user'), project: opt(p.project, 'project') };
+  }
+  throw EngramError.input('principal', 'expected a tenant name or {tenant, user?, project?}');
+}
+
+function systemNow() {
+  const now = new Date();
+  return { epochMs: BigInt(now.getTime()), offsetMinutes: -now.getTimezoneOffset() };
+}
+
+/** A clock from the `now` option: fixed instant, function, or the system clock. */
+function toClock(now) {
+  if (now === undefined || now === null) return systemNow;
+  if (typeof now === 'function') return () => wire.toDatetime(now(), 'now()');
+  const fixed = wire.toDatetime(now, 'now');
+  return () => fixed;
+}
+
+/** A component error (the WIT `error` of a `result`) as jco throws it. */
+function isComponentError(e) {
+  return e instanceof Error && e.constructor?.name === 'ComponentError' && Object.hasOwn(e, 'payload');
+}
+
+/** Compiled core modules, shared by every `Engram` on the same bindings. */
+const COMPILED = new Map();
+
+function compiledModules(dir, manifest) {
+  const key = `${dir}\u0000${manifest.sha256}`;
+  let modules = COMPILED.get(key);
+  if (!modules) {
+    modules = (async () => {
+      const out = new Map();
+      for (const name of manifest.files.filter((f) => f.endsWith('.wasm'))) {
+        out.set(name, await WebAssembly.compile(await readFile(join(dir, name))));
+      }
+      return out;
+    })();
+    COMPILED.set(key, modules);
+    modules.catch(() => COMPILED.delete(key));
+  }
+  return modules;
+}
+
+const many = (value, convert) => (Array.isArray(value) ? value.map((v, i) => convert(v, i)) : [convert(value, 0)]);
+
+export class Engram {
+  #bindingsDir;
+  #instantiate;
+  #modules;
+  #store;
+  #clock;
+  #principal;
+  /** The principal of the call in progress (the store handle's owner). */
+  #active = null;
+  #policy = null;
+  #ready = null;
+  #traps = 0;
+  #lastTrap = null;
+
+  /**
+   * Load the component and return a ready `Engram`.
+   *
+   * @param {object} options
+   * @param {string|{tenant:string,user?:string,project?:string}} options.principal
+   *   who this handle acts for; the store refuses every scope outside it.
+   * @param {object} [options.store] a store (`MemoryStore`, `SqliteStore`, or
+   *   your own with the same methods); default: a new `MemoryStore`.
+   * @param {string|Date|Function} [options.now] fix the clock (RFC 3339 or
+   *   Date) or supply one (a function returning either); default: system time.
+   * @param {string} [options.component] the `.wasm` to run; transpiled into
+   *   `options.bindings` first if that holds bindings of another file.
+   * @param {string} [options.bindings] directory of the jco-transpiled
+   *   bindings (default: this package's `gen/`).
+   */
+  static async open(options = {}) {
+    const engram = new Engram(options);
+    await engram.#load(options.component);
+    return engram;
+  }
+
+  constructor({ principal, store, now, bindings } = {}) {
+    this.#principal = toPrincipal(principal);
+    this.#store = store ?? new MemoryStore();
+    this.#clock = toClock(now);
+    this.#bindingsDir = bindings ?? DEFAULT_BINDINGS;
+  }
+
+  async #load(component) {
+    if (component !== undefined) {
+      await transpileComponent(component, this.#bindingsDir);
+    }
+    const manifestPath = join(this.#bindingsDir, 'component.json');
+    let manifest;
+    try {
+      manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
+    } catch {
+      throw new Error(
+        `no transpiled bindings in ${this.#bindingsDir}: run \`npm run transpile -- PATH/TO/engram-memory.wasm\` ` +
+          'or pass {component: PATH} to Engram.open',
+      );
+    }
+    const mod = await import(pathToFileURL(join(this.#bindingsDir, `${MODULE_NAME}.js`)).href);
+    this.#instantiate = mod.instantiate;
+    this.#modules = await compiledModules(this.#bindingsDir, manifest);
+    this.component = { sha256: manifest.sha256, source: manifest.source, jco: manifest.jco };
+    this.#ready = this.#newInstance();
+    await this.#ready;
+  }
+
+  #imports() {
+    const principal = () => {
+      if (this.#active === null) throw new Error('store called outside a policy call');
+      return this.#active;
+    };
+    const store = this.#store;
+    const scoped = (scope) => {
+      const p = principal();
+      checkScope(p, scope);
+      return p;
+    };
+    // A `StoreError` thrown here reaches the guest as `store-error`; any
+    // other exception (a bug in a store) traps the call.
+    return {
+      ...wasiStubs(),
+      'engram:memory/types': {},
+      'engram:memory/clock': { now: () => this.#clock() },
+      'engram:memory/store': {
+        currentPrincipal: () => {
+          const p = principal();
+          return { tenant: p.tenant, user: p.user, project: p.project };
+        },
+        find: (filter, limit) => (scoped(filter.scope), store.find(filter, limit)),
+        revisions: (id) => store.revisions(principal(), id),
+        stats: (filter, terms) => (scoped(filter.scope), store.stats(filter, terms)),
+        search: (filter, terms, limit) => (scoped(filter.scope), store.search(filter, terms, limit)),
+        commit: (ops) => {
+          const p = principal();
+          for (const op of ops) {
+            if (op.tag === 'insert' || op.tag === 'update') checkScope(p, op.val.memory.scope);
+            else if (op.tag === 'append') checkScope(p, op.val.scope);
+          }
+          return store.commit(p, ops);
+        },
+        tombstones: () => store.tombstones(principal().tenant),
+        countEvents: (scope, kind, since) => (scoped(scope), store.countEvents(scope, kind, since)),
+      },
+    };
+  }
+
+  async #newInstance() {
+    const root = await this.#instantiate((name) => this.#modules.get(name), this.#imports());
+    this.#policy = root.policy;
+  }
+
+  /** Run one export for `principal`; policy errors and traps come back typed. */
+  async #call(options, f) {
+    while (this.#policy === null) {
+      try {
+        await this.#ready;
+      } catch (e) {
+        // Re-instantiating after a trap failed: try again on the next call.
+        this.#ready = this.#newInstance();
+        this.#ready.catch(() => {});
+        throw new EngramTrapError(`re-instantiating the component failed: ${e.message}`, { cause: e });
+      }
+    }
+    const policy = this.#policy;
+    this.#active = options?.principal !== undefined ? toPrincipal(options.principal) : this.#principal;
+    try {
+      return f(policy);
+    } catch (e) {
+      if (isComponentError(e)) throw EngramError.fromWit(e.payload);
+      // A trap, or an exception that unwound through the guest: its state
+      // can no longer be trusted (and jco refuses to re-enter a trapped
+      // instance). Replace it and report the failure.
+      this.#policy = null;
+      this.#traps += 1;
+      this.#lastTrap = e;
+      this.#ready = this.#newInstance();
+      this.#ready.catch(() => {});
+      throw new EngramTrapError(e instanceof Error ? e.message : String(e), { cause: e });
+    } finally {
+      this.#active = null;
+    }
+  }
+
+  /**
+   * Advanced: run `f(policy)` on the jco bindings directly, with WIT values
+   * as jco represents them (camelCase records, `{tag, val}` variants,
+   * BigInt, Float32Array) and no JSON conversion. Errors and traps are
+   * handled as for every other call.
+   */
+  async callRaw(f, options) {
+    return this.#call(options, f);
+  }
+
+  /** How many calls trapped (each one replaced the instance). */
+  get traps() {
+    return this.#traps;
+  }
+
+  /** The store this handle writes to. */
+  get store() {
+    return this.#store;
+  }
+
+  /**
+   * Classify and gate candidates without storing anything. A candidate is
+   * `{text, scope: {tenant, …}, source: {kind, ref?}, …}` (SPEC §4); pass one
+   * for one decision, an array for an array.
+   */
+  async classify(candidates, options) {
+    const input = many(candidates, wire.candidateIn);
+    const out = await this.#call(options, (p) => p.classify(input));
+    const json = out.map(wire.decisionJson);
+    return Array.isArray(candidates) ? json : json[0];
+  }
+
+  /** Classify, gate, resolve and store candidates in one atomic commit. */
+  async remember(candidates, options) {
+    const input = many(candidates, wire.candidateIn);
+    const out = await this.#call(options, (p) => p.remember(input));
+    const json = out.map(wire.decisionJson);
+    return Array.isArray(candidates) ? json : json[0];
+  }
+
+  /** Bulk-load already-decided records (`{external_id, kind, …candidate}`). */
+  async importRecords(records, options) {
+    const input = many(records, wire.importIn);
+    const out = await this.#call(options, (p) => p.importRecords(input));
+    const json = out.map(wire.receiptJson);
+    return Array.isArray(records) ? json : json[0];
+  }
+
+  /** Rank memories for one query (`{query, scope, k?, …}`) or an array of them. */
+  async recall(queries, options) {
+    const input = many(queries, wire.queryIn);
+    const out = await this.#call(options, (p) => p.recall(input));
+    const json = out.map(wire.recallJson);
+    return Array.isArray(queries) ? json : json[0];
+  }
+
+  /** Assemble a model's context under a token budget. */
+  async pack(request, options) {
+    const input = wire.packIn(request);
+    return wire.packedJson(await this.#call(options, (p) => p.pack(input)));
+  }
+
+  /** Forget by `{memory_id}`, `{scope, subject, predicate}`, `{scope, text}` or `{scope, source_ref}`. */
+  async forget(selectors, options) {
+    const input = many(selectors, wire.forgetIn);
+    return wire.forgetJson(await this.#call(options, (p) => p.forget(input)));
+  }
+
+  /** Apply expiry and archival rules in a scope. */
+  async sweep(scope, options) {
+    const input = wire.scopeIn(scope);
+    return wire.sweepJson(await this.#call(options, (p) => p.sweep(input)));
+  }
+
+  /** Every revision of one memory, oldest first. */
+  async history(id, options) {
+    if (typeof id !== 'string') throw EngramError.input('id', 'expected a memory id string');
+    return (await this.#call(options, (p) => p.history(id))).map((m) => wire.memoryJson(m));
+  }
+
+  /** Memories visible in a scope (latest revisions), optionally only some statuses. */
+  async list(scope, statuses = [], options) {
+    const s = wire.scopeIn(scope);
+    const st = wire.statusesIn(statuses);
+    return (await this.#call(options, (p) => p.listMemories(s, st))).map((m) => wire.memoryJson(m));
+  }
+
+  /** `{package_version, policy_version}` of the loaded component. */
+  async info() {
+    const i = await this.#call(undefined, (p) => p.info());
+    return { package_version: i.packageVersion, policy_version: i.policyVersion };
+  }
+
+  /** Close the store. */
+  close() {
+    this.#store.close?.();
+  }
+}
+
+export { StoreError };

@@ -1,0 +1,273 @@
+// An in-memory store for every tenant, with the semantics of the Rust
+// host's SQLite store: pushed-down filters, term search, all-or-nothing
+// commits with etag compare-and-swap (insert → etag 1, each update +1), one
+// active revision per semantic key, per-(tenant, session) event sequences
+// and tombstones. For tests, examples and short-lived agents.
+
+import { StoreError } from '../errors.js';
+import {
+  SENSITIVITY_RANK,
+  activeKey,
+  byteOrder,
+  canonicalMemory,
+  covers,
+  filterMatches,
+  needsMemoryColumns,
+  uniqueTerms,
+} from './common.js';
+
+const revKey = (id, revision) => `${id}\u0000${revision}`;
+
+function emptyState() {
+  return {
+    rows: new Map(), // rid → {rid, memory, etag, length, terms: Set, accessCount}
+    byRevision: new Map(), // id\0revision → rid
+    active: new Map(), // active semantic key → rid
+    events: [], // {tenant, session, seq, scope, kind, at, payload}
+    tombstones: [], // {tenant, fingerprint, length, kind, createdAt}
+    maxRid: 0,
+  };
+}
+
+function copyState(s) {
+  return {
+    rows: new Map(s.rows),
+    byRevision: new Map(s.byRevision),
+    active: new Map(s.active),
+    events: s.events.slice(),
+    tombstones: s.tombstones.slice(),
+    maxRid: s.maxRid,
+  };
+}
+
+function stored(row) {
+  return {
+    memory: { ...row.memory, accessCount: row.accessCount },
+    etag: BigInt(row.etag),
+    length: row.length,
+  };
+}
+
+/** Newest first: updated-at descending, then id, then revision descending. */
+function newestFirst(a, b) {
+  const ua = Number(a.memory.updatedAt.epochMs);
+  const ub = Number(b.memory.updatedAt.epochMs);
+  return ub - ua || byteOrder(a.memory.id, b.memory.id) || b.memory.revision - a.memory.revision;
+}
+
+export class MemoryStore {
+  #state = emptyState();
+
+  /** Records handed to the guest so far (bounded-read checks). */
+  recordsRead = 0;
+
+  #matching(filter) {
+    const out = [];
+    for (const row of this.#state.rows.values()) {
+      if (filterMatches(filter, row.memory)) out.push(row);
+    }
+    return out;
+  }
+
+  #handOut(rows) {
+    this.recordsRead += rows.length;
+    return rows.map(stored);
+  }
+
+  find(filter, limit) {
+    const rows = this.#matching(filter).sort(newestFirst).slice(0, limit);
+    return this.#handOut(rows);
+  }
+
+  revisions(principal, id) {
+    const rows = [...this.#state.rows.values()]
+      .filter((r) => r.memory.id === id && principalRow(principal, r.memory))
+      .sort((a, b) => a.memory.revision - b.memory.revision);
+    return this.#handOut(rows);
+  }
+
+  stats(filter, terms) {
+    const rows = this.#matching(filter);
+    const total = rows.reduce((n, r) => n + r.length, 0);
+    return {
+      documents: BigInt(rows.length),
+      averageLength: rows.length === 0 ? 0 : total / rows.length,
+      frequencies: BigUint64Array.from(terms.map((t) => BigInt(rows.filter((r) => r.terms.has(t)).length))),
+    };
+  }
+
+  search(filter, terms, limit) {
+    if (terms.length === 0 || limit === 0) return [];
+    const hits = [];
+    for (const row of this.#matching(filter)) {
+      let score = 0;
+      let matched = false;
+      for (const t of terms) {
+        if (row.terms.has(t.term)) {
+          score += t.weight;
+          matched = true;
+        }
+      }
+      if (matched) hits.push({ row, score });
+    }
+    const byKey = (a, b) => b.score - a.score || byteOrder(a.row.memory.id, b.row.memory.id) || a.row.memory.revision - b.row.memory.revision;
+    let chosen;
+    if (needsMemoryColumns(filter)) {
+      chosen = hits.sort(byKey).slice(0, limit);
+    } else {
+      // The SQLite store picks the winners inside its postings index (ties
+      // by row id), then orders them by score, id and revision.
+      chosen = hits.sort((a, b) => b.score - a.score || a.row.rid - b.row.rid).slice(0, limit).sort(byKey);
+    }
+    return this.#handOut(chosen.map((h) => h.row));
+  }
+
+  commit(principal, ops) {
+    const next = copyState(this.#state);
+    const receipt = { sequences: [], etags: [] };
+    for (const op of ops) {
+      applyOp(next, principal, op, receipt);
+    }
+    this.#state = next;
+    return { sequences: BigUint64Array.from(receipt.sequences), etags: BigUint64Array.from(receipt.etags) };
+  }
+
+  tombstones(tenant) {
+    return this.#state.tombstones
+      .filter((t) => t.tenant === tenant)
+      .sort((a, b) => Number(a.createdAt.epochMs) - Number(b.createdAt.epochMs) || byteOrder(a.fingerprint, b.fingerprint))
+      .map(({ fingerprint, length, kind, createdAt }) => ({ fingerprint, length, kind, createdAt }));
+  }
+
+  countEvents(scope, kind, since) {
+    const at = Number(since.epochMs);
+    let n = 0;
+    for (const e of this.#state.events) {
+      if (
+        e.tenant === scope.tenant && e.scope.user === scope.user && e.scope.project === scope.project &&
+        e.scope.thread === scope.thread && e.scope.agent === scope.agent && e.kind === kind && e.at >= at
+      ) {
+        n += 1;
+      }
+    }
+    return BigInt(n);
+  }
+
+  /** Every appended event (tests, audits). */
+  events() {
+    return this.#state.events.map((e) => ({ ...e }));
+  }
+
+  close() {}
+}
+
+function principalRow(p, m) {
+  return m.scope.tenant === p.tenant && (p.user === undefined || m.scope.user === p.user) &&
+    (p.project === undefined || m.scope.project === p.project);
+}
+
+function checkUnique(state, row) {
+  const key = activeKey(row.memory);
+  if (key === null) return;
+  const holder = state.active.get(key);
+  if (holder !== undefined && holder !== row.rid) {
+    const { id, revision } = row.memory;
+    throw new StoreError('conflict', `${id} revision ${revision}: UNIQUE constraint failed: index 'memories_one_active_per_key'`);
+  }
+  state.active.set(key, row.rid);
+}
+
+function removeRow(state, row) {
+  state.rows.delete(row.rid);
+  // SQLite hands out max(rowid) + 1, so an erased last row's id is reused.
+  if (row.rid === state.maxRid) {
+    let max = 0;
+    for (const rid of state.rows.keys()) if (rid > max) max = rid;
+    state.maxRid = max;
+  }
+  state.byRevision.delete(revKey(row.memory.id, row.memory.revision));
+  const key = activeKey(row.memory);
+  if (key !== null && state.active.get(key) === row.rid) state.active.delete(key);
+}
+
+function applyOp(state, principal, op, receipt) {
+  switch (op.tag) {
+    case 'insert': {
+      const m = canonicalMemory(op.val.memory);
+      if (state.byRevision.has(revKey(m.id, m.revision))) {
+        throw new StoreError('conflict', `${m.id} revision ${m.revision}: UNIQUE constraint failed: memories.id, memories.revision`);
+      }
+      const terms = uniqueTerms(op.val.indexTerms);
+      const rid = state.maxRid + 1;
+      const row = { rid, memory: m, etag: 1, length: terms.length, terms: new Set(terms), accessCount: m.accessCount };
+      checkUnique(state, row);
+      state.maxRid = rid;
+      state.rows.set(rid, row);
+      state.byRevision.set(revKey(m.id, m.revision), rid);
+      receipt.etags.push(1n);
+      break;
+    }
+    case 'update': {
+      const m = canonicalMemory(op.val.memory);
+      const rid = state.byRevision.get(revKey(m.id, m.revision));
+      const cur = rid === undefined ? undefined : state.rows.get(rid);
+      if (!cur || cur.memory.scope.tenant !== m.scope.tenant) {
+        throw new StoreError('conflict', `${m.id} revision ${m.revision} does not exist`);
+      }
+      if (BigInt(cur.etag) !== op.val.expectedEtag) {
+        throw new StoreError('conflict', `${m.id} revision ${m.revision} was changed by another writer (etag ${cur.etag}, expected ${op.val.expectedEtag})`);
+      }
+      const terms = uniqueTerms(op.val.indexTerms);
+      // The access count is the store's own (touch), not the writer's copy.
+      const row = { rid, memory: m, etag: cur.etag + 1, length: terms.length, terms: new Set(terms), accessCount: cur.accessCount };
+      const oldKey = activeKey(cur.memory);
+      if (oldKey !== null && state.active.get(oldKey) === rid) state.active.delete(oldKey);
+      checkUnique(state, row);
+      state.rows.set(rid, row);
+      receipt.etags.push(BigInt(row.etag));
+      break;
+    }
+    case 'erase': {
+      for (const row of [...state.rows.values()]) {
+        if (row.memory.id === op.val && principalRow(principal, row.memory)) removeRow(state, row);
+      }
+      break;
+    }
+    case 'scrub-events': {
+      const fragment = op.val;
+      if (fragment.length === 0) break;
+      state.events = state.events.map((e) =>
+        e.tenant === principal.tenant && e.payload.includes(fragment)
+          ? { ...e, payload: e.payload.split(fragment).join('[erased]') }
+          : e);
+      break;
+    }
+    case 'tombstone': {
+      const t = op.val;
+      const exists = state.tombstones.some((x) => x.tenant === principal.tenant && x.fingerprint === t.fingerprint && x.length === t.length);
+      if (!exists) state.tombstones.push({ tenant: principal.tenant, ...t });
+      break;
+    }
+    case 'append': {
+      const e = op.val;
+      let seq = 0;
+      for (const x of state.events) if (x.tenant === e.scope.tenant && x.session === e.session && x.seq > seq) seq = x.seq;
+      seq += 1;
+      state.events.push({ tenant: e.scope.tenant, session: e.session, seq, scope: e.scope, kind: e.kind, at: Number(e.at.epochMs), payload: e.payload });
+      receipt.sequences.push(BigInt(seq));
+      break;
+    }
+    case 'touch': {
+      const rid = state.byRevision.get(revKey(op.val.id, op.val.revision));
+      const row = rid === undefined ? undefined : state.rows.get(rid);
+      if (row && row.memory.scope.tenant === principal.tenant) {
+        state.rows.set(rid, { ...row, accessCount: row.accessCount + 1 });
+      }
+      break;
+    }
+    default:
+      throw new StoreError('invalid', `unknown write op ${JSON.stringify(op.tag)}`);
+  }
+}
+
+export { SENSITIVITY_RANK, covers };

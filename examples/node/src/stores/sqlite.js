@@ -1,0 +1,467 @@
+// A persistent store on SQLite through better-sqlite3, with the Rust host's
+// schema (`host/src/sqlite.rs`, schema version 1) and row format, so a
+// database file written here opens in `engram --db FILE` and the other way
+// round. One row per memory revision with a column for every pushed-down
+// filter, a postings table for the guest's index terms, an append-only
+// event log and tombstones. WAL mode; one IMMEDIATE transaction per commit.
+
+import Database from 'better-sqlite3';
+
+import { StoreError } from '../errors.js';
+import { memoryFromJson, memoryJson } from '../wire.js';
+import { SENSITIVITY_RANK, canonicalMemory, needsMemoryColumns, semanticKey, uniqueTerms } from './common.js';
+
+/** Schema migrations, applied in order; `user_version` records how many ran. */
+const MIGRATIONS = [
+  `
+  CREATE TABLE memories (
+      rid          INTEGER PRIMARY KEY,
+      id           TEXT    NOT NULL,
+      revision     INTEGER NOT NULL,
+      tenant       TEXT    NOT NULL,
+      user         TEXT,
+      project      TEXT,
+      thread       TEXT,
+      agent        TEXT,
+      kind         TEXT    NOT NULL,
+      status       TEXT    NOT NULL,
+      sensitivity  INTEGER NOT NULL,
+      valid_from   INTEGER,
+      valid_to     INTEGER,
+      subject      TEXT,
+      predicate    TEXT,
+      condition    TEXT,
+      source_ref   TEXT,
+      updated_at   INTEGER NOT NULL,
+      etag         INTEGER NOT NULL,
+      length       INTEGER NOT NULL,
+      access_count INTEGER NOT NULL DEFAULT 0,
+      last_access  INTEGER,
+      body         TEXT    NOT NULL,
+      UNIQUE (id, revision)
+  );
+  CREATE UNIQUE INDEX memories_one_active_per_key ON memories (
+      tenant, ifnull(user, ''), ifnull(project, ''), ifnull(thread, ''), ifnull(agent, ''),
+      subject, predicate, ifnull(condition, '')
+  ) WHERE status = 'active' AND kind = 'semantic';
+  CREATE INDEX memories_scope ON memories (tenant, user, project, status);
+  CREATE INDEX memories_key ON memories (tenant, subject, predicate);
+  CREATE TABLE postings (
+      term        TEXT    NOT NULL,
+      tenant      TEXT    NOT NULL,
+      rid         INTEGER NOT NULL REFERENCES memories (rid) ON DELETE CASCADE,
+      user        TEXT,
+      project     TEXT,
+      thread      TEXT,
+      agent       TEXT,
+      kind        TEXT    NOT NULL,
+      status      TEXT    NOT NULL,
+      sensitivity INTEGER NOT NULL,
+      valid_from  INTEGER,
+      valid_to    INTEGER,
+      PRIMARY KEY (term, tenant, rid)
+  ) WITHOUT ROWID;
+  CREATE INDEX postings_rid ON postings (rid);
+  CREATE TABLE derived_from (
+      event TEXT    NOT NULL,
+      rid   INTEGER NOT NULL REFERENCES memories (rid) ON DELETE CASCADE,
+      PRIMARY KEY (event, rid)
+  ) WITHOUT ROWID;
+  CREATE INDEX derived_from_rid ON derived_from (rid);
+  CREATE TABLE events (
+      tenant  TEXT    NOT NULL,
+      session TEXT    NOT NULL,
+      seq     INTEGER NOT NULL,
+      user    TEXT,
+      project TEXT,
+      thread  TEXT,
+      agent   TEXT,
+      kind    TEXT    NOT NULL,
+      at      INTEGER NOT NULL,
+      payload TEXT    NOT NULL,
+      PRIMARY KEY (tenant, session, seq)
+  );
+  CREATE INDEX events_kind_at ON events (tenant, kind, at);
+  CREATE TABLE tombstones (
+      tenant      TEXT    NOT NULL,
+      fingerprint TEXT    NOT NULL,
+      length      INTEGER NOT NULL,
+      kind        TEXT    NOT NULL,
+      created_at  INTEGER NOT NULL,
+      offset_min  INTEGER NOT NULL,
+      PRIMARY KEY (tenant, fingerprint, length)
+  );
+  `,
+];
+
+const SELECT_STORED = 'SELECT m.body, m.etag, m.length, m.access_count, m.last_access FROM memories m';
+
+const nul = (v) => (v === undefined ? null : v);
+const ms = (d) => (d === undefined ? null : Number(d.epochMs));
+
+function backend(e) {
+  return e instanceof StoreError ? e : new StoreError('backend', e.message);
+}
+
+function conflictOrBackend(e, what) {
+  if (e && typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT')) {
+    return new StoreError('conflict', `${what}: ${e.message}`);
+  }
+  return backend(e);
+}
+
+/** The filter over table alias `a` (`m` = memories, `p` = postings). */
+function whereClause(a, f) {
+  const sql = [`${a}.tenant = ?`];
+  const args = [f.scope.tenant];
+  for (const col of ['user', 'project', 'thread', 'agent']) {
+    const v = f.scope[col];
+    if (f.scopeMatch === 'exact') {
+      sql.push(`${a}.${col} IS ?`);
+      args.push(nul(v));
+    } else if (v !== undefined) {
+      sql.push(`(${a}.${col} IS NULL OR ${a}.${col} = ?)`);
+      args.push(v);
+    } else {
+      sql.push(`${a}.${col} IS NULL`);
+    }
+  }
+  if (f.kinds.length > 0) {
+    sql.push(`${a}.kind IN (${f.kinds.map(() => '?').join(',')})`);
+    args.push(...f.kinds);
+  }
+  if (f.statuses.length > 0) {
+    sql.push(`${a}.status IN (${f.statuses.map(() => '?').join(',')})`);
+    args.push(...f.statuses);
+  }
+  if (f.excludeArchived) sql.push(`${a}.status <> 'archived'`);
+  if (f.validAt !== undefined) {
+    sql.push(`(${a}.valid_from IS NULL OR ${a}.valid_from <= ?) AND (${a}.valid_to IS NULL OR ${a}.valid_to > ?)`);
+    args.push(Number(f.validAt.epochMs), Number(f.validAt.epochMs));
+  }
+  if (f.sensitivityMax !== undefined) {
+    sql.push(`${a}.sensitivity <= ?`);
+    args.push(SENSITIVITY_RANK[f.sensitivityMax]);
+  }
+  if (f.subject !== undefined) {
+    sql.push('m.subject = ?');
+    args.push(f.subject);
+  }
+  if (f.predicate !== undefined) {
+    sql.push('m.predicate = ?');
+    args.push(f.predicate);
+  }
+  if (f.condition.tag === 'some') {
+    if (f.condition.val === undefined) {
+      sql.push("m.kind = 'semantic' AND m.condition IS NULL");
+    } else {
+      sql.push('m.condition = ?');
+      args.push(f.condition.val);
+    }
+  }
+  if (f.sourceRef !== undefined) {
+    sql.push('(m.source_ref = ? OR m.rid IN (SELECT rid FROM derived_from WHERE event = ?))');
+    args.push(f.sourceRef, f.sourceRef);
+  }
+  return [sql.join(' AND '), args];
+}
+
+function principalClause(p) {
+  let sql = 'm.tenant = ?';
+  const args = [p.tenant];
+  if (p.user !== undefined) {
+    sql += ' AND m.user = ?';
+    args.push(p.user);
+  }
+  if (p.project !== undefined) {
+    sql += ' AND m.project = ?';
+    args.push(p.project);
+  }
+  return [sql, args];
+}
+
+export class SqliteStore {
+  #db;
+  #statements = new Map();
+
+  /** Records handed to the guest so far (bounded-read checks). */
+  recordsRead = 0;
+
+  /**
+   * Open (creating and migrating as needed) the database at `path`;
+   * `':memory:'` gives a private in-memory database.
+   */
+  constructor(path = ':memory:') {
+    try {
+      this.#db = new Database(path);
+      this.#db.pragma('busy_timeout = 30000');
+      this.#db.exec(
+        'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; ' +
+          'PRAGMA cache_size = -131072; PRAGMA mmap_size = 1073741824; PRAGMA temp_store = MEMORY;',
+      );
+      this.#migrate();
+    } catch (e) {
+      this.#db?.close();
+      throw backend(e);
+    }
+  }
+
+  /** The schema version this database is at. */
+  get schemaVersion() {
+    return this.#db.pragma('user_version', { simple: true });
+  }
+
+  #migrate() {
+    this.#db.transaction(() => {
+      const at = this.#db.pragma('user_version', { simple: true });
+      if (at > MIGRATIONS.length) {
+        throw new StoreError('backend', `database schema version ${at} is newer than this engram (${MIGRATIONS.length}); upgrade engram`);
+      }
+      for (let i = at; i < MIGRATIONS.length; i += 1) {
+        this.#db.exec(MIGRATIONS[i]);
+        this.#db.pragma(`user_version = ${i + 1}`);
+      }
+    }).immediate();
+  }
+
+  #stmt(sql) {
+    let s = this.#statements.get(sql);
+    if (!s) {
+      s = this.#db.prepare(sql);
+      this.#statements.set(sql, s);
+    }
+    return s;
+  }
+
+  #queryStored(sql, args) {
+    let rows;
+    try {
+      rows = this.#stmt(sql).raw(true).all(args);
+    } catch (e) {
+      throw backend(e);
+    }
+    const out = rows.map(([body, etag, length, access, last]) => {
+      let memory;
+      try {
+        memory = memoryFromJson(JSON.parse(body));
+      } catch (e) {
+        throw new StoreError('backend', `corrupt memory row: ${e.message}`);
+      }
+      memory.accessCount = access;
+      if (last !== null) memory.lastAccessed = { epochMs: BigInt(last), offsetMinutes: 0 };
+      return { memory, etag: BigInt(etag), length };
+    });
+    this.recordsRead += out.length;
+    return out;
+  }
+
+  find(filter, limit) {
+    const [w, args] = whereClause('m', filter);
+    return this.#queryStored(
+      `${SELECT_STORED} WHERE ${w} ORDER BY m.updated_at DESC, m.id, m.revision DESC LIMIT ?`,
+      [...args, limit],
+    );
+  }
+
+  revisions(principal, id) {
+    const [w, args] = principalClause(principal);
+    return this.#queryStored(`${SELECT_STORED} WHERE ${w} AND m.id = ? ORDER BY m.revision`, [...args, id]);
+  }
+
+  stats(filter, terms) {
+    try {
+      const [w, args] = whereClause('m', filter);
+      const [documents, averageLength] = this.#stmt(
+        `SELECT count(*), ifnull(avg(m.length), 0.0) FROM memories m WHERE ${w}`,
+      ).raw(true).get(args);
+      let sql;
+      let pargs;
+      if (needsMemoryColumns(filter)) {
+        sql = `SELECT count(*) FROM postings p JOIN memories m ON m.rid = p.rid WHERE p.term = ? AND ${w}`;
+        pargs = args;
+      } else {
+        const [pw, a] = whereClause('p', filter);
+        sql = `SELECT count(*) FROM postings p WHERE p.term = ? AND ${pw}`;
+        pargs = a;
+      }
+      const stmt = this.#stmt(sql).raw(true).pluck();
+      const frequencies = BigUint64Array.from(terms.map((t) => BigInt(stmt.get([t, ...pargs]))));
+      return { documents: BigInt(documents), averageLength, frequencies };
+    } catch (e) {
+      throw backend(e);
+    }
+  }
+
+  search(filter, terms, limit) {
+    if (terms.length === 0 || limit === 0) return [];
+    const values = terms.map(() => '(?, ?)').join(', ');
+    const args = terms.flatMap((t) => [t.term, t.weight]);
+    let sql;
+    if (needsMemoryColumns(filter)) {
+      const [w, fargs] = whereClause('m', filter);
+      args.push(...fargs);
+      sql = `WITH q(term, weight) AS (VALUES ${values}),
+                  hits AS (SELECT p.rid AS rid, sum(q.weight) AS score FROM q JOIN postings p ON p.term = q.term GROUP BY p.rid)
+             SELECT m.body, m.etag, m.length, m.access_count, m.last_access
+             FROM hits h JOIN memories m ON m.rid = h.rid
+             WHERE ${w}
+             ORDER BY h.score DESC, m.id, m.revision
+             LIMIT ?`;
+    } else {
+      const [pw, fargs] = whereClause('p', filter);
+      args.push(...fargs);
+      sql = `WITH q(term, weight) AS (VALUES ${values}),
+                  hits AS (SELECT p.rid AS rid, sum(q.weight) AS score
+                           FROM q JOIN postings p ON p.term = q.term
+                           WHERE ${pw}
+                           GROUP BY p.rid ORDER BY score DESC, p.rid LIMIT ?)
+             SELECT m.body, m.etag, m.length, m.access_count, m.last_access
+             FROM hits h JOIN memories m ON m.rid = h.rid
+             ORDER BY h.score DESC, m.id, m.revision`;
+    }
+    args.push(limit);
+    return this.#queryStored(sql, args);
+  }
+
+  commit(principal, ops) {
+    const receipt = { sequences: [], etags: [] };
+    try {
+      this.#db.transaction(() => {
+        for (const op of ops) this.#apply(principal, op, receipt);
+      }).immediate();
+    } catch (e) {
+      throw backend(e);
+    }
+    return { sequences: BigUint64Array.from(receipt.sequences), etags: BigUint64Array.from(receipt.etags) };
+  }
+
+  #writeRow(memory, indexTerms, etag, rid) {
+    const m = canonicalMemory(memory);
+    const body = JSON.stringify(memoryJson(m, { embedding: true }));
+    const key = semanticKey(m);
+    const subject = key ? key.subject : null;
+    const predicate = key ? key.predicate : null;
+    const condition = key ? nul(key.condition) : null;
+    const what = `${m.id} revision ${m.revision}`;
+    const terms = uniqueTerms(indexTerms);
+    const s = m.scope;
+    try {
+      if (rid === undefined) {
+        const info = this.#stmt(
+          `INSERT INTO memories (id, revision, tenant, user, project, thread, agent, kind, status, sensitivity,
+              valid_from, valid_to, subject, predicate, condition, source_ref, updated_at, etag, length, access_count, body)
+           VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+        ).run([
+          m.id, m.revision, s.tenant, nul(s.user), nul(s.project), nul(s.thread), nul(s.agent),
+          m.kind, m.status, SENSITIVITY_RANK[m.sensitivity], ms(m.validFrom), ms(m.validTo),
+          subject, predicate, condition, nul(m.provenance.source.reference),
+          Number(m.updatedAt.epochMs), etag, terms.length, m.accessCount, body,
+        ]);
+        rid = Number(info.lastInsertRowid);
+      } else {
+        this.#stmt(
+          `UPDATE memories SET status = ?, sensitivity = ?, valid_from = ?, valid_to = ?, subject = ?, predicate = ?,
+              condition = ?, source_ref = ?, updated_at = ?, etag = ?, length = ?, body = ?, kind = ?
+           WHERE rid = ?`,
+        ).run([
+          m.status, SENSITIVITY_RANK[m.sensitivity], ms(m.validFrom), ms(m.validTo), subject, predicate,
+          condition, nul(m.provenance.source.reference), Number(m.updatedAt.epochMs), etag, terms.length, body, m.kind, rid,
+        ]);
+        this.#stmt('DELETE FROM postings WHERE rid = ?').run([rid]);
+        this.#stmt('DELETE FROM derived_from WHERE rid = ?').run([rid]);
+      }
+    } catch (e) {
+      throw conflictOrBackend(e, what);
+    }
+    const ins = this.#stmt(
+      `INSERT OR IGNORE INTO postings (term, tenant, rid, user, project, thread, agent, kind, status, sensitivity, valid_from, valid_to)
+       VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+    );
+    for (const term of terms) {
+      ins.run([term, s.tenant, rid, nul(s.user), nul(s.project), nul(s.thread), nul(s.agent),
+        m.kind, m.status, SENSITIVITY_RANK[m.sensitivity], ms(m.validFrom), ms(m.validTo)]);
+    }
+    const der = this.#stmt('INSERT OR IGNORE INTO derived_from (event, rid) VALUES (?, ?)');
+    for (const ev of m.provenance.sourceEventIds) der.run([ev, rid]);
+  }
+
+  #apply(principal, op, receipt) {
+    switch (op.tag) {
+      case 'insert':
+        this.#writeRow(op.val.memory, op.val.indexTerms, 1, undefined);
+        receipt.etags.push(1n);
+        break;
+      case 'update': {
+        const m = op.val.memory;
+        const cur = this.#stmt('SELECT rid, etag FROM memories WHERE id = ? AND revision = ? AND tenant = ?')
+          .raw(true).get([m.id, m.revision, m.scope.tenant]);
+        if (!cur) throw new StoreError('conflict', `${m.id} revision ${m.revision} does not exist`);
+        const [rid, etag] = cur;
+        if (BigInt(etag) !== op.val.expectedEtag) {
+          throw new StoreError('conflict', `${m.id} revision ${m.revision} was changed by another writer (etag ${etag}, expected ${op.val.expectedEtag})`);
+        }
+        this.#writeRow(m, op.val.indexTerms, etag + 1, rid);
+        receipt.etags.push(BigInt(etag + 1));
+        break;
+      }
+      case 'erase': {
+        const [w, args] = principalClause(principal);
+        this.#stmt(`DELETE FROM memories WHERE rid IN (SELECT m.rid FROM memories m WHERE ${w} AND m.id = ?)`).run([...args, op.val]);
+        break;
+      }
+      case 'scrub-events':
+        if (op.val.length > 0) {
+          this.#stmt("UPDATE events SET payload = replace(payload, ?, '[erased]') WHERE tenant = ? AND instr(payload, ?) > 0")
+            .run([op.val, principal.tenant, op.val]);
+        }
+        break;
+      case 'tombstone': {
+        const t = op.val;
+        this.#stmt('INSERT OR IGNORE INTO tombstones (tenant, fingerprint, length, kind, created_at, offset_min) VALUES (?,?,?,?,?,?)')
+          .run([principal.tenant, t.fingerprint, t.length, t.kind, Number(t.createdAt.epochMs), t.createdAt.offsetMinutes]);
+        break;
+      }
+      case 'append': {
+        const e = op.val;
+        const seq = this.#stmt('SELECT ifnull(max(seq), 0) + 1 FROM events WHERE tenant = ? AND session = ?')
+          .pluck().get([e.scope.tenant, e.session]);
+        this.#stmt('INSERT INTO events (tenant, session, seq, user, project, thread, agent, kind, at, payload) VALUES (?,?,?,?,?,?,?,?,?,?)')
+          .run([e.scope.tenant, e.session, seq, nul(e.scope.user), nul(e.scope.project), nul(e.scope.thread), nul(e.scope.agent), e.kind, Number(e.at.epochMs), e.payload]);
+        receipt.sequences.push(BigInt(seq));
+        break;
+      }
+      case 'touch':
+        this.#stmt('UPDATE memories SET access_count = access_count + 1 WHERE id = ? AND revision = ? AND tenant = ?')
+          .run([op.val.id, op.val.revision, principal.tenant]);
+        break;
+      default:
+        throw new StoreError('invalid', `unknown write op ${JSON.stringify(op.tag)}`);
+    }
+  }
+
+  tombstones(tenant) {
+    try {
+      return this.#stmt('SELECT fingerprint, length, kind, created_at, offset_min FROM tombstones WHERE tenant = ? ORDER BY created_at, fingerprint')
+        .raw(true).all([tenant])
+        .map(([fingerprint, length, kind, at, off]) => ({ fingerprint, length, kind, createdAt: { epochMs: BigInt(at), offsetMinutes: off } }));
+    } catch (e) {
+      throw backend(e);
+    }
+  }
+
+  countEvents(scope, kind, since) {
+    try {
+      const n = this.#stmt(
+        `SELECT count(*) FROM events WHERE tenant = ? AND user IS ? AND project IS ? AND thread IS ? AND agent IS ?
+         AND kind = ? AND at >= ?`,
+      ).pluck().get([scope.tenant, nul(scope.user), nul(scope.project), nul(scope.thread), nul(scope.agent), kind, Number(since.epochMs)]);
+      return BigInt(n);
+    } catch (e) {
+      throw backend(e);
+    }
+  }
+
+  close() {
+    if (this.#db.open) this.#db.close();
+  }
+}

@@ -1,0 +1,219 @@
+// Unit tests of the Node host: store semantics (both stores), typed errors,
+// the capability check, trap recovery and persistence.
+//
+//   npm test                       # uses gen/ (transpiled from ../../target/engram-memory.wasm)
+//   ENGRAM_COMPONENT=… ENGRAM_BINDINGS=… node --test test/
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+
+import { DEFAULT_BINDINGS, DEFAULT_COMPONENT, Engram, EngramError, EngramTrapError, MemoryStore, StoreError } from '../src/index.js';
+import { SqliteStore } from '../src/stores/sqlite.js';
+import { wasiStubs } from '../src/wasi.js';
+import { formatDatetime, parseDatetime } from '../src/wire.js';
+
+const component = process.env.ENGRAM_COMPONENT ?? DEFAULT_COMPONENT;
+const bindings = process.env.ENGRAM_BINDINGS ?? DEFAULT_BINDINGS;
+const NOW = '2026-08-01T10:00:00+08:00';
+const scratch = mkdtempSync(join(tmpdir(), 'engram-node-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+const open = (options = {}) => Engram.open({ component, bindings, principal: 'acme', now: NOW, ...options });
+
+// ---------------------------------------------------------------- store semantics
+
+const at = (iso) => parseDatetime(iso);
+const ACME = { tenant: 'acme', user: undefined, project: undefined };
+
+function memory({ id = 'm-1', revision = 1, status = 'active', subject = 's', predicate = 'p', scope = { tenant: 'acme' }, updated = NOW } = {}) {
+  return {
+    id, revision, kind: 'semantic', scope, text: `${subject} ${predicate}`,
+    payload: { tag: 'semantic', val: { subject, predicate, object: 'o', condition: undefined } },
+    provenance: { source: { kind: 'user', reference: 'evt-1' }, sourceEventIds: ['evt-1'], externalId: undefined, extractorVersion: 'x', policyVersion: 'y' },
+    confidence: 0.9, sensitivity: 'internal', observedAt: at(NOW), validFrom: undefined, validTo: undefined, status,
+    supersedes: undefined, supersededBy: undefined, createdAt: at(NOW), updatedAt: at(updated), retention: 'standard',
+    accessCount: 0, lastAccessed: undefined, entities: [{ key: 'b', value: '2' }, { key: 'a', value: '1' }], embedding: undefined,
+  };
+}
+
+const filter = (extra = {}) => ({
+  scope: { tenant: 'acme' }, scopeMatch: 'visible', kinds: [], statuses: [], validAt: undefined, sensitivityMax: undefined,
+  subject: undefined, predicate: undefined, condition: { tag: 'none' }, sourceRef: undefined, excludeArchived: false, ...extra,
+});
+
+const insert = (m, terms = ['alpha']) => ({ tag: 'insert', val: { memory: m, indexTerms: terms } });
+const update = (m, etag, terms = ['alpha']) => ({ tag: 'update', val: { memory: m, indexTerms: terms, expectedEtag: BigInt(etag) } });
+const append = (session, tenant = 'acme') => ({ tag: 'append', val: { session, scope: { tenant }, kind: 'decision', payload: 'x', at: at(NOW) } });
+
+for (const [name, make] of [['MemoryStore', () => new MemoryStore()], ['SqliteStore', () => new SqliteStore(':memory:')]]) {
+  describe(`${name} semantics`, () => {
+    test('inserts get etag 1, each update adds 1, a stale etag is a conflict', () => {
+      const s = make();
+      assert.deepEqual([...s.commit(ACME, [insert(memory())]).etags], [1n]);
+      assert.deepEqual([...s.commit(ACME, [update(memory({ status: 'superseded' }), 1)]).etags], [2n]);
+      assert.throws(() => s.commit(ACME, [update(memory(), 1)]), (e) => e instanceof StoreError && e.kind === 'conflict');
+      assert.equal(s.find(filter(), 10)[0].etag, 2n);
+    });
+
+    test('a commit is all or nothing', () => {
+      const s = make();
+      s.commit(ACME, [insert(memory())]);
+      assert.throws(() => s.commit(ACME, [insert(memory({ id: 'm-2', subject: 't' })), update(memory(), 7)]), StoreError);
+      assert.deepEqual(s.find(filter(), 10).map((x) => x.memory.id), ['m-1']);
+    });
+
+    test('one active revision per semantic key', () => {
+      const s = make();
+      s.commit(ACME, [insert(memory())]);
+      assert.throws(() => s.commit(ACME, [insert(memory({ id: 'm-2' }))]), (e) => e.kind === 'conflict');
+      // Superseding first, then activating, is fine.
+      s.commit(ACME, [update(memory({ status: 'superseded' }), 1), insert(memory({ revision: 2 }))]);
+      assert.equal(s.find(filter({ statuses: ['active'] }), 10)[0].memory.revision, 2);
+    });
+
+    test('event sequences count per tenant and session', () => {
+      const s = make();
+      const r = s.commit(ACME, [append('t1'), append('t1'), append('t2')]);
+      assert.deepEqual([...r.sequences], [1n, 2n, 1n]);
+      assert.deepEqual([...s.commit({ tenant: 'globex' }, [append('t1', 'globex')]).sequences], [1n]);
+      assert.equal(s.countEvents({ tenant: 'acme' }, 'decision', at(NOW)), 3n);
+    });
+
+    test('search returns the top records by summed term weight', () => {
+      const s = make();
+      s.commit(ACME, [
+        insert(memory({ id: 'm-a', subject: 'a' }), ['x']),
+        insert(memory({ id: 'm-b', subject: 'b' }), ['x', 'y']),
+        insert(memory({ id: 'm-c', subject: 'c' }), ['z']),
+      ]);
+      const terms = [{ term: 'x', weight: 1 }, { term: 'y', weight: 0.5 }];
+      assert.deepEqual(s.search(filter(), terms, 10).map((x) => x.memory.id), ['m-b', 'm-a']);
+      assert.deepEqual(s.search(filter(), terms, 1).map((x) => x.memory.id), ['m-b']);
+      const st = s.stats(filter(), ['x', 'z', 'nope']);
+      assert.equal(st.documents, 3n);
+      assert.deepEqual([...st.frequencies], [2n, 1n, 0n]);
+    });
+
+    test('scope filters: visible sees tenant-wide facts, exact does not', () => {
+      const s = make();
+      s.commit(ACME, [insert(memory({ id: 'm-t' })), insert(memory({ id: 'm-u', subject: 'u', scope: { tenant: 'acme', user: 'u1' } }))]);
+      const visible = s.find(filter({ scope: { tenant: 'acme', user: 'u1' } }), 10).map((x) => x.memory.id).sort();
+      assert.deepEqual(visible, ['m-t', 'm-u']);
+      const exact = s.find(filter({ scope: { tenant: 'acme', user: 'u1' }, scopeMatch: 'exact' }), 10).map((x) => x.memory.id);
+      assert.deepEqual(exact, ['m-u']);
+    });
+
+    test('entities are stored as a sorted map', () => {
+      const s = make();
+      s.commit(ACME, [insert(memory())]);
+      assert.deepEqual(s.find(filter(), 1)[0].memory.entities.map((e) => e.key), ['a', 'b']);
+    });
+  });
+}
+
+// ---------------------------------------------------------------- the host
+
+describe('Engram (Node host)', () => {
+  const scope = { tenant: 'acme', user: 'u42' };
+  const fact = { id: 'c1', text: 'payment-service uses PostgreSQL 16', scope: { tenant: 'acme' }, source: { kind: 'system', ref: 'cmdb-1' }, subject: 'service:payment-service', predicate: 'database', object: 'PostgreSQL 16' };
+
+  test('remembers and recalls', async () => {
+    const engram = await open();
+    const d = await engram.remember(fact);
+    assert.equal(d.disposition, 'active');
+    assert.match(d.memory_id, /^m-/);
+    const r = await engram.recall({ query: 'which database does payment-service use?', scope, k: 3 });
+    assert.equal(r.results[0].memory_id, d.memory_id);
+    const info = await engram.info();
+    assert.equal(info.package_version, '0.1.0');
+  });
+
+  test('policy errors are typed, with the index and field', async () => {
+    const engram = await open();
+    await assert.rejects(engram.classify([fact, { ...fact, confidence: 1.5 }]), (e) => {
+      assert.ok(e instanceof EngramError);
+      assert.equal(e.kind, 'invalid-input');
+      assert.equal(e.index, 1);
+      assert.equal(e.field, 'confidence');
+      return true;
+    });
+  });
+
+  test('input the host cannot convert is an invalid-input error, before the component runs', async () => {
+    const engram = await open();
+    await assert.rejects(engram.remember([{ text: 'x', scope }]), (e) => e instanceof EngramError && e.field === 'source' && e.index === 0);
+    await assert.rejects(engram.recall({ query: 'x', scope, as_of: 'yesterday' }), (e) => e.kind === 'invalid-input' && e.field === 'as_of');
+  });
+
+  test('a scope outside the principal is denied by the store', async () => {
+    const engram = await open({ principal: { tenant: 'acme', user: 'u7' } });
+    await assert.rejects(engram.recall({ query: 'x', scope: { tenant: 'acme', user: 'u42' } }), (e) => e.kind === 'permission-denied');
+  });
+
+  test('a trap replaces the instance and the next call works', async () => {
+    const inner = new MemoryStore();
+    let fail = false;
+    const store = new Proxy(inner, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop, target);
+        if (prop === 'search' || prop === 'find') {
+          return (...args) => {
+            if (fail) throw new TypeError('a bug in the store');
+            return v.apply(target, args);
+          };
+        }
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const engram = await open({ store });
+    await engram.remember(fact);
+    fail = true;
+    await assert.rejects(engram.recall({ query: 'payment-service database', scope }), (e) => {
+      assert.ok(e instanceof EngramTrapError);
+      assert.match(e.message, /a bug in the store/);
+      return true;
+    });
+    assert.equal(engram.traps, 1);
+    fail = false;
+    const r = await engram.recall({ query: 'payment-service database', scope });
+    assert.equal(r.results.length, 1);
+  });
+
+  test('the SQLite store persists across handles', async () => {
+    const path = join(scratch, 'persist.db');
+    const first = await open({ store: new SqliteStore(path) });
+    const d = await first.remember(fact);
+    first.close();
+    const second = await open({ store: new SqliteStore(path) });
+    const listed = await second.list({ tenant: 'acme' });
+    assert.deepEqual(listed.map((m) => m.id), [d.memory_id]);
+    second.close();
+  });
+
+  test('the clock can be a function', async () => {
+    let now = NOW;
+    const engram = await open({ now: () => now });
+    now = '2026-09-01T08:00:00Z';
+    const d = await engram.remember(fact);
+    const [m] = await engram.history(d.memory_id);
+    assert.equal(m.observed_at, '2026-09-01T08:00:00Z');
+  });
+
+  test('the WASI stubs grant nothing', () => {
+    const stubs = wasiStubs();
+    assert.throws(() => stubs['wasi:cli/environment'].getEnvironment(), /grants no WASI capability/);
+    assert.throws(() => stubs['wasi:cli/stderr'].getStderr(), /grants no WASI capability/);
+    assert.throws(() => new stubs['wasi:io/streams'].OutputStream(), /grants no WASI capability/);
+  });
+
+  test('instants round-trip in their own offset', () => {
+    for (const s of ['2026-08-01T10:00:00+08:00', '2026-08-01T02:00:00Z', '2026-08-01T10:00:00.250-03:30']) {
+      assert.equal(formatDatetime(parseDatetime(s)), s);
+    }
+    assert.equal(formatDatetime(parseDatetime('2026-08-01')), '2026-08-01T00:00:00Z');
+    assert.equal(parseDatetime('2026-02-30T00:00:00Z'), null);
+  });
+});

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Per-call overhead of the Python host: a trivial ``info()`` and a small
+``recall`` (20 memories, k = 5), timed in a loop after warm-up; medians.
+
+    python bench.py [--component FILE] [--iterations N]
+
+``call_raw`` passes WIT values straight to ``wasmtime`` (no JSON conversion);
+the ``Engram`` methods convert the CLI's JSON shapes in and out.
+"""
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from engram import Engram, SqliteStore  # noqa: E402
+from engram import wire  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def median_us(f, n):
+    for _ in range(min(200, n)):
+        f()
+    samples = []
+    for _ in range(n):
+        t = time.perf_counter_ns()
+        f()
+        samples.append((time.perf_counter_ns() - t) / 1000)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--component", default=str(ROOT / "target" / "engram-memory.wasm"))
+    parser.add_argument("--iterations", type=int, default=2000)
+    args = parser.parse_args()
+    n = args.iterations
+    services = ["payment", "order", "billing", "search", "auth"]
+    rows = []
+    for timeout in (120.0, None):
+        engram = Engram(args.component, principal="acme", store=SqliteStore(":memory:"),
+                        now="2026-08-01T10:00:00+08:00", timeout=timeout)
+        for i in range(20):
+            svc = f"{services[i % 5]}-service"
+            engram.remember({
+                "id": f"c{i}", "text": f"{svc} setting {i} is value-{i}", "scope": {"tenant": "acme"},
+                "source": {"kind": "system", "ref": f"cmdb-{i}"}, "subject": f"service:{svc}",
+                "predicate": f"setting-{i}", "object": f"value-{i}", "entities": {"service": svc},
+            })
+        query = {"id": "q", "query": "what is the setting of payment-service?", "scope": {"tenant": "acme", "user": "u42"}, "k": 5}
+        wit_query = wire.query_in(query)
+        label = "epoch deadline on" if timeout else "no deadline"
+        rows.append((label, "call_raw info()", median_us(lambda: engram.call_raw("info", principal="acme"), n)))
+        rows.append((label, "Engram.info()", median_us(engram.info, n)))
+        rows.append((label, "call_raw recall (WIT values)", median_us(lambda: engram.call_raw("recall", [wit_query]), min(n, 1000))))
+        rows.append((label, "Engram.recall (JSON in/out)", median_us(lambda: engram.recall(query), min(n, 1000))))
+        engram.close()
+    import wasmtime  # noqa: F401  (version below)
+    from importlib.metadata import version
+
+    print(f"Python {sys.version.split()[0]}, wasmtime {version('wasmtime')}, {n} iterations (recall: {min(n, 1000)}), median µs per call")
+    for label, what, us in rows:
+        print(f"{label:<18} {what:<30} {us:>9.1f} µs")
+
+
+if __name__ == "__main__":
+    main()

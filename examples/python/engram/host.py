@@ -1,0 +1,389 @@
+"""The Python host: runs the Engram component in ``wasmtime`` (the PyPI
+package, the same Wasmtime release as the Rust host), supplies its imports
+(a store opened per principal and a clock) and exposes the policy with the
+JSON shapes of the ``engram`` CLI.
+
+The WASI CLI/IO interfaces that Rust's std links into the component are
+defined with ``Linker.define_unknown_imports_as_traps``, exactly as the Rust
+host does: no WASI context is created, so nothing (environment, stdio,
+exit) is granted, and a guest reaching one of them traps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Union
+
+from wasmtime import Config, Engine, Store, WasmtimeError
+from wasmtime.component import Component, Linker, Record, Variant
+
+from . import _speedups, wire
+from .errors import EngramError, EngramTrap, StoreError
+from .store import SqliteStore, check_scope
+from .wire import field, rec
+
+PrincipalLike = Union[str, Dict[str, Optional[str]]]
+
+#: Whether the type-structure memoisation of ``_speedups`` is active.
+SPEEDUPS = _speedups.apply()
+
+_EPOCH_TICK = 0.01  # seconds; deadlines are counted in ticks
+
+
+def _principal(p: PrincipalLike) -> Record:
+    if isinstance(p, str) and p:
+        return rec(tenant=p, user=None, project=None)
+    if isinstance(p, dict) and isinstance(p.get("tenant"), str):
+        for k in ("user", "project"):
+            if p.get(k) is not None and not isinstance(p[k], str):
+                raise EngramError.input(f"principal.{k}", "expected a string")
+        return rec(tenant=p["tenant"], user=p.get("user"), project=p.get("project"))
+    raise EngramError.input("principal", "expected a tenant name or {'tenant': …, 'user'?: …, 'project'?: …}")
+
+
+def _system_now() -> Record:
+    import datetime as dt
+
+    return wire.to_datetime(dt.datetime.now().astimezone())
+
+
+def _clock(now: Any) -> Callable[[], Record]:
+    if now is None:
+        return _system_now
+    if callable(now):
+        return lambda: wire.to_datetime(now(), "now()")
+    fixed = wire.to_datetime(now)
+    return lambda: fixed
+
+
+def _wasmtime_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("wasmtime")
+    except Exception:  # not installed as a distribution (e.g. vendored)
+        return "unknown"
+
+
+def default_cache_dir() -> Optional[Path]:
+    """Where compiled components are cached (the Rust host's rule)."""
+    if os.environ.get("ENGRAM_CACHE_DIR"):
+        return Path(os.environ["ENGRAM_CACHE_DIR"])
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]) / "engram"
+    if os.environ.get("HOME"):
+        return Path(os.environ["HOME"]) / ".cache" / "engram"
+    return None
+
+
+class _Ticker:
+    """Advances the engine's epoch every tick until stopped (deadlines)."""
+
+    def __init__(self, engine: Engine):
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(engine,), name="engram-epoch", daemon=True)
+        self._thread.start()
+
+    def _run(self, engine: Engine) -> None:
+        while not self._stop.wait(_EPOCH_TICK):
+            engine.increment_epoch()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+_EXPORTS = (
+    "classify",
+    "remember",
+    "import-records",
+    "recall",
+    "pack",
+    "forget",
+    "sweep",
+    "history",
+    "list-memories",
+    "info",
+)
+
+
+class Engram:
+    """One loaded policy component with a store and a clock.
+
+    ``component`` is the path of ``engram-memory.wasm``. ``principal`` (a
+    tenant name or ``{"tenant", "user"?, "project"?}``) is who this handle
+    acts for: the store refuses every scope outside it. ``store`` defaults to
+    an in-memory ``SqliteStore(":memory:")``. ``now`` fixes the clock (RFC
+    3339 string or aware ``datetime``) or supplies one (a callable);
+    default: system time. ``timeout`` (seconds) and ``memory_limit`` (bytes)
+    bound every call, like the Rust host's limits.
+    """
+
+    def __init__(
+        self,
+        component: Union[str, os.PathLike],
+        *,
+        principal: PrincipalLike,
+        store: Any = None,
+        now: Any = None,
+        timeout: Optional[float] = 120.0,
+        memory_limit: int = 1 << 30,
+        cache_dir: Union[str, os.PathLike, None, bool] = True,
+    ):
+        self._principal = _principal(principal)
+        self._store_impl = store if store is not None else SqliteStore(":memory:")
+        self._now = _clock(now)
+        self._timeout = timeout
+        self._memory_limit = memory_limit
+        self._active: Optional[Record] = None
+        self.traps = 0
+        self.last_trap: Optional[BaseException] = None
+
+        config = Config()
+        config.epoch_interruption = timeout is not None
+        self._engine = Engine(config)
+        path = Path(component)
+        try:
+            wasm = path.read_bytes()
+        except OSError as e:
+            raise FileNotFoundError(
+                f"cannot read the component at {path} (build it with `cargo build --release` at the repository root): {e}"
+            ) from e
+        self.sha256 = hashlib.sha256(wasm).hexdigest()
+        self.component_path = str(path)
+        cache = default_cache_dir() if cache_dir is True else (Path(cache_dir) if cache_dir else None)
+        self._component = self._load(wasm, cache, timeout is not None)
+        self._linker = self._link()
+        self._ticker = _Ticker(self._engine) if timeout is not None else None
+        self._instantiate()
+
+    @classmethod
+    def open(cls, component: Union[str, os.PathLike], **options: Any) -> "Engram":
+        """Same as the constructor (reads better at call sites)."""
+        return cls(component, **options)
+
+    # ------------------------------------------------------------ loading
+
+    def _load(self, wasm: bytes, cache: Optional[Path], epochs: bool) -> Component:
+        if cache is not None:
+            key = f"{self.sha256[:32]}-py-wasmtime-{_wasmtime_version()}-{int(epochs)}.cwasm"
+            path = cache / key
+            if path.exists():
+                try:
+                    # Our own cache directory, written below by serialize()
+                    # with an engine of the same version and configuration.
+                    return Component.deserialize(self._engine, path.read_bytes())
+                except WasmtimeError:
+                    pass  # damaged or incompatible: recompile
+        component = Component(self._engine, wasm)
+        if cache is not None:
+            try:
+                cache.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(f".tmp{os.getpid()}")
+                tmp.write_bytes(bytes(component.serialize()))
+                tmp.replace(path)
+            except OSError:
+                pass  # caching is an optimisation only
+        return component
+
+    def _imported(self, prefix: str) -> str:
+        for name in self._component.type.imports(self._engine):
+            if name.startswith(prefix + "@") or name == prefix:
+                return name
+        raise EngramError("unsupported", f"the component does not import {prefix}")
+
+    def _link(self) -> Linker:
+        linker = Linker(self._engine)
+        with linker.root() as root:
+            with root.add_instance(self._imported("engram:memory/clock")) as clock:
+                clock.add_func("now", lambda _s: self._now())
+            with root.add_instance(self._imported("engram:memory/store")) as st:
+                st.add_func("current-principal", lambda _s: self._current())
+                st.add_func("find", self._guard(lambda f, limit: (self._check(f.scope), self._store_impl.find(f, limit))[1]))
+                st.add_func("revisions", self._guard(lambda id: self._store_impl.revisions(self._current(), id)))
+                st.add_func("stats", self._guard(lambda f, terms: (self._check(f.scope), self._store_impl.stats(f, terms))[1]))
+                st.add_func(
+                    "search",
+                    self._guard(lambda f, terms, limit: (self._check(f.scope), self._store_impl.search(f, terms, limit))[1]),
+                )
+                st.add_func("commit", self._guard(self._commit))
+                st.add_func("tombstones", self._guard(lambda: self._store_impl.tombstones(self._current().tenant)))
+                st.add_func(
+                    "count-events",
+                    self._guard(
+                        lambda scope, kind, since: (self._check(scope), self._store_impl.count_events(scope, kind, since))[1]
+                    ),
+                )
+        # WASI CLI/IO (linked by Rust's std): traps, no capability.
+        linker.define_unknown_imports_as_traps(self._component)
+        return linker
+
+    def _instantiate(self) -> None:
+        store = Store(self._engine)
+        store.set_limits(memory_size=self._memory_limit)
+        if self._timeout is not None:
+            store.set_epoch_deadline(1 << 62)
+        instance = self._linker.instantiate(store, self._component)
+        policy = instance.get_export_index(store, "engram:memory/policy@0.1.0")
+        if policy is None:
+            raise EngramError("unsupported", "the component does not export engram:memory/policy@0.1.0")
+        funcs = {}
+        for name in _EXPORTS:
+            index = instance.get_export_index(store, name, policy)
+            func = instance.get_func(store, index) if index is not None else None
+            if func is None:
+                raise EngramError("unsupported", f"the component does not export policy.{name}")
+            funcs[name] = func
+        self._wstore = store
+        self._funcs = funcs
+
+    # ------------------------------------------------------------ imports
+
+    def _current(self) -> Record:
+        if self._active is None:
+            raise RuntimeError("store called outside a policy call")
+        return self._active
+
+    def _check(self, scope: Any) -> None:
+        check_scope(self._current(), scope)
+
+    @staticmethod
+    def _guard(fn: Callable[..., Any]) -> Callable[..., Any]:
+        """A store import: ``StoreError`` becomes the guest's ``store-error``;
+        any other exception traps the call (and is re-raised to the caller)."""
+
+        def call(_store: Any, *args: Any) -> Any:
+            try:
+                return fn(*args)
+            except StoreError as e:
+                return Variant(e.kind, e.detail)
+
+        return call
+
+    def _commit(self, ops: List[Variant]) -> Record:
+        p = self._current()
+        for op in ops:
+            if op.tag in ("insert", "update"):
+                check_scope(p, op.payload.memory.scope)
+            elif op.tag == "append":
+                check_scope(p, op.payload.scope)
+        return self._store_impl.commit(p, ops)
+
+    # ------------------------------------------------------------ calls
+
+    def _call(self, name: str, *args: Any, principal: Optional[PrincipalLike] = None) -> Any:
+        self._active = _principal(principal) if principal is not None else self._principal
+        if self._timeout is not None:
+            self._wstore.set_epoch_deadline(max(1, int(self._timeout / _EPOCH_TICK)))
+        try:
+            result = self._funcs[name](self._wstore, *args)
+        except Exception as e:  # a trap, or a host import that raised
+            self.traps += 1
+            self.last_trap = e
+            message = str(e)
+            if "interrupt" in message:
+                message = f"the policy call ran past its time limit of {self._timeout}s and was stopped"
+            try:
+                self._instantiate()
+            except Exception as again:  # pragma: no cover - instantiation of a valid component
+                raise EngramTrap(f"{message} (and re-instantiating failed: {again})") from e
+            raise EngramTrap(f"the policy component trapped: {message}") from e
+        finally:
+            self._active = None
+        if isinstance(result, Variant):
+            raise _policy_error(result)
+        return result
+
+    def call_raw(self, export: str, *args: Any, principal: Optional[PrincipalLike] = None) -> Any:
+        """Advanced: call a policy export by its WIT name (``"recall"``,
+        ``"list-memories"``, …) with WIT values as ``wasmtime`` represents
+        them (``Record``, ``Variant``) and no JSON conversion. Errors and
+        traps are handled as for every other call."""
+        if export not in _EXPORTS:
+            raise EngramError.input("export", f"expected one of {', '.join(_EXPORTS)}")
+        return self._call(export, *args, principal=principal)
+
+    def classify(self, candidates: Any, *, principal: Optional[PrincipalLike] = None) -> Any:
+        """Classify and gate candidates without storing anything. A candidate is
+        ``{"text", "scope": {"tenant", …}, "source": {"kind", "ref"?}, …}``;
+        pass one for one decision, a list for a list."""
+        out = self._call("classify", wire.many(candidates, wire.candidate_in), principal=principal)
+        return _one_or_many(candidates, [wire.decision_json(d) for d in out])
+
+    def remember(self, candidates: Any, *, principal: Optional[PrincipalLike] = None) -> Any:
+        """Classify, gate, resolve and store candidates in one atomic commit."""
+        out = self._call("remember", wire.many(candidates, wire.candidate_in), principal=principal)
+        return _one_or_many(candidates, [wire.decision_json(d) for d in out])
+
+    def import_records(self, records: Any, *, principal: Optional[PrincipalLike] = None) -> Any:
+        """Bulk-load already-decided records (``{"external_id", "kind", …candidate}``)."""
+        out = self._call("import-records", wire.many(records, wire.import_in), principal=principal)
+        return _one_or_many(records, [wire.receipt_json(r) for r in out])
+
+    def recall(self, queries: Any, *, principal: Optional[PrincipalLike] = None) -> Any:
+        """Rank memories for one query (``{"query", "scope", "k"?, …}``) or a list of them."""
+        out = self._call("recall", wire.many(queries, wire.query_in), principal=principal)
+        return _one_or_many(queries, [wire.recall_json(r) for r in out])
+
+    def pack(self, request: Dict[str, Any], *, principal: Optional[PrincipalLike] = None) -> Dict[str, Any]:
+        """Assemble a model's context under a token budget."""
+        return wire.packed_json(self._call("pack", wire.pack_in(request), principal=principal))
+
+    def forget(self, selectors: Any, *, principal: Optional[PrincipalLike] = None) -> Dict[str, Any]:
+        """Forget by ``{"memory_id"}``, ``{"scope", "subject", "predicate"}``,
+        ``{"scope", "text"}`` or ``{"scope", "source_ref"}`` (one or a list)."""
+        return wire.forget_json(self._call("forget", wire.many(selectors, wire.forget_in), principal=principal))
+
+    def sweep(self, scope: Dict[str, Any], *, principal: Optional[PrincipalLike] = None) -> Dict[str, Any]:
+        """Apply expiry and archival rules in a scope."""
+        return wire.sweep_json(self._call("sweep", wire.scope_in(scope), principal=principal))
+
+    def history(self, id: str, *, principal: Optional[PrincipalLike] = None) -> List[Dict[str, Any]]:
+        """Every revision of one memory, oldest first."""
+        if not isinstance(id, str):
+            raise EngramError.input("id", "expected a memory id string")
+        return [wire.memory_json(m) for m in self._call("history", id, principal=principal)]
+
+    def list_memories(
+        self, scope: Dict[str, Any], statuses: Optional[List[str]] = None, *, principal: Optional[PrincipalLike] = None
+    ) -> List[Dict[str, Any]]:
+        """Memories visible in a scope (latest revisions), optionally only some statuses."""
+        out = self._call("list-memories", wire.scope_in(scope), wire.statuses_in(statuses), principal=principal)
+        return [wire.memory_json(m) for m in out]
+
+    def info(self) -> Dict[str, str]:
+        """``{"package_version", "policy_version"}`` of the loaded component."""
+        i = self._call("info", principal={"tenant": ""})
+        return {"package_version": field(i, "package_version"), "policy_version": field(i, "policy_version")}
+
+    @property
+    def store(self) -> Any:
+        return self._store_impl
+
+    def close(self) -> None:
+        """Stop the deadline ticker and close the store."""
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
+        close = getattr(self._store_impl, "close", None)
+        if close is not None:
+            close()
+
+    def __enter__(self) -> "Engram":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def _one_or_many(given: Any, results: List[Any]) -> Any:
+    return results if isinstance(given, (list, tuple)) else results[0]
+
+
+def _policy_error(v: Variant) -> EngramError:
+    if v.tag == "invalid-input":
+        e = v.payload
+        return EngramError("invalid-input", e.message, field=e.field, index=e.index)
+    return EngramError(v.tag, str(v.payload))

@@ -1,0 +1,541 @@
+"""Stores for the Python host.
+
+``SqliteStore`` keeps every tenant's memories in one SQLite database with the
+Rust host's schema (``host/src/sqlite.rs``, schema version 1) and row format,
+so a file written here opens with ``engram --db FILE`` and the other way
+round; ``SqliteStore(":memory:")`` is a private in-memory database.
+
+A store serves every tenant. The host opens it for one principal per call
+and checks every scope against that principal first (``check_scope``): a
+call outside it fails with ``store-error::denied`` before the store is
+touched. Stores raise ``StoreError`` for refusals; anything else they raise
+traps the call.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any, List, Optional, Sequence, Tuple
+
+from wasmtime.component import Record
+
+from .errors import StoreError
+from .wire import field, memory_from_json, memory_json, rec
+
+SENSITIVITY_RANK = {"public": 0, "internal": 1, "personal": 2, "sensitive": 3}
+
+# ---------------------------------------------------------------- capability
+
+
+def debug_str(s: str) -> str:
+    """Rust's ``{:?}`` of a string, so denial messages match the Rust host's."""
+    out = ['"']
+    for ch in s:
+        c = ord(ch)
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        elif c == 0:
+            out.append("\\0")
+        elif c < 0x20 or c == 0x7F:
+            out.append(f"\\u{{{c:x}}}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def covers(principal: Record, scope: Any) -> bool:
+    """May ``principal`` act in ``scope``?"""
+    return (
+        principal.tenant == scope.tenant
+        and (principal.user is None or scope.user == principal.user)
+        and (principal.project is None or scope.project == principal.project)
+    )
+
+
+def _describe(scope: Any) -> str:
+    out = f"tenant {debug_str(scope.tenant)}"
+    if scope.user is not None:
+        out += f", user {debug_str(scope.user)}"
+    if scope.project is not None:
+        out += f", project {debug_str(scope.project)}"
+    return out
+
+
+def check_scope(principal: Record, scope: Any) -> None:
+    """Raise ``StoreError("denied")`` unless ``principal`` covers ``scope``."""
+    if covers(principal, scope):
+        return
+    who = debug_str(principal.tenant)
+    if principal.user is not None:
+        who += f", user {debug_str(principal.user)}"
+    if principal.project is not None:
+        who += f", project {debug_str(principal.project)}"
+    raise StoreError("denied", f"this store handle is open for tenant {who}; scope {_describe(scope)} is outside it")
+
+
+# ---------------------------------------------------------------- SQLite
+
+_MIGRATIONS = [
+    """
+    CREATE TABLE memories (
+        rid          INTEGER PRIMARY KEY,
+        id           TEXT    NOT NULL,
+        revision     INTEGER NOT NULL,
+        tenant       TEXT    NOT NULL,
+        user         TEXT,
+        project      TEXT,
+        thread       TEXT,
+        agent        TEXT,
+        kind         TEXT    NOT NULL,
+        status       TEXT    NOT NULL,
+        sensitivity  INTEGER NOT NULL,
+        valid_from   INTEGER,
+        valid_to     INTEGER,
+        subject      TEXT,
+        predicate    TEXT,
+        condition    TEXT,
+        source_ref   TEXT,
+        updated_at   INTEGER NOT NULL,
+        etag         INTEGER NOT NULL,
+        length       INTEGER NOT NULL,
+        access_count INTEGER NOT NULL DEFAULT 0,
+        last_access  INTEGER,
+        body         TEXT    NOT NULL,
+        UNIQUE (id, revision)
+    );
+    CREATE UNIQUE INDEX memories_one_active_per_key ON memories (
+        tenant, ifnull(user, ''), ifnull(project, ''), ifnull(thread, ''), ifnull(agent, ''),
+        subject, predicate, ifnull(condition, '')
+    ) WHERE status = 'active' AND kind = 'semantic';
+    CREATE INDEX memories_scope ON memories (tenant, user, project, status);
+    CREATE INDEX memories_key ON memories (tenant, subject, predicate);
+    CREATE TABLE postings (
+        term        TEXT    NOT NULL,
+        tenant      TEXT    NOT NULL,
+        rid         INTEGER NOT NULL REFERENCES memories (rid) ON DELETE CASCADE,
+        user        TEXT,
+        project     TEXT,
+        thread      TEXT,
+        agent       TEXT,
+        kind        TEXT    NOT NULL,
+        status      TEXT    NOT NULL,
+        sensitivity INTEGER NOT NULL,
+        valid_from  INTEGER,
+        valid_to    INTEGER,
+        PRIMARY KEY (term, tenant, rid)
+    ) WITHOUT ROWID;
+    CREATE INDEX postings_rid ON postings (rid);
+    CREATE TABLE derived_from (
+        event TEXT    NOT NULL,
+        rid   INTEGER NOT NULL REFERENCES memories (rid) ON DELETE CASCADE,
+        PRIMARY KEY (event, rid)
+    ) WITHOUT ROWID;
+    CREATE INDEX derived_from_rid ON derived_from (rid);
+    CREATE TABLE events (
+        tenant  TEXT    NOT NULL,
+        session TEXT    NOT NULL,
+        seq     INTEGER NOT NULL,
+        user    TEXT,
+        project TEXT,
+        thread  TEXT,
+        agent   TEXT,
+        kind    TEXT    NOT NULL,
+        at      INTEGER NOT NULL,
+        payload TEXT    NOT NULL,
+        PRIMARY KEY (tenant, session, seq)
+    );
+    CREATE INDEX events_kind_at ON events (tenant, kind, at);
+    CREATE TABLE tombstones (
+        tenant      TEXT    NOT NULL,
+        fingerprint TEXT    NOT NULL,
+        length      INTEGER NOT NULL,
+        kind        TEXT    NOT NULL,
+        created_at  INTEGER NOT NULL,
+        offset_min  INTEGER NOT NULL,
+        PRIMARY KEY (tenant, fingerprint, length)
+    );
+    """,
+]
+
+_SELECT_STORED = "SELECT m.body, m.etag, m.length, m.access_count, m.last_access FROM memories m"
+
+Args = List[Any]
+
+
+def _ms(d: Any) -> Optional[int]:
+    return None if d is None else field(d, "epoch_ms")
+
+
+def _needs_memory_columns(f: Any) -> bool:
+    return (
+        f.subject is not None
+        or f.predicate is not None
+        or f.condition.tag == "some"
+        or field(f, "source_ref") is not None
+    )
+
+
+def _where(a: str, f: Any) -> Tuple[str, Args]:
+    """The filter over table alias ``a`` (``m`` = memories, ``p`` = postings)."""
+    scope = f.scope
+    sql = [f"{a}.tenant = ?"]
+    args: Args = [scope.tenant]
+    exact = field(f, "scope_match") == "exact"
+    for col in ("user", "project", "thread", "agent"):
+        v = getattr(scope, col)
+        if exact:
+            sql.append(f"{a}.{col} IS ?")
+            args.append(v)
+        elif v is not None:
+            sql.append(f"({a}.{col} IS NULL OR {a}.{col} = ?)")
+            args.append(v)
+        else:
+            sql.append(f"{a}.{col} IS NULL")
+    if f.kinds:
+        sql.append(f"{a}.kind IN ({','.join('?' * len(f.kinds))})")
+        args.extend(f.kinds)
+    if f.statuses:
+        sql.append(f"{a}.status IN ({','.join('?' * len(f.statuses))})")
+        args.extend(f.statuses)
+    if field(f, "exclude_archived"):
+        sql.append(f"{a}.status <> 'archived'")
+    valid_at = field(f, "valid_at")
+    if valid_at is not None:
+        sql.append(
+            f"({a}.valid_from IS NULL OR {a}.valid_from <= ?) AND ({a}.valid_to IS NULL OR {a}.valid_to > ?)"
+        )
+        args.extend([_ms(valid_at), _ms(valid_at)])
+    sensitivity_max = field(f, "sensitivity_max")
+    if sensitivity_max is not None:
+        sql.append(f"{a}.sensitivity <= ?")
+        args.append(SENSITIVITY_RANK[sensitivity_max])
+    if f.subject is not None:
+        sql.append("m.subject = ?")
+        args.append(f.subject)
+    if f.predicate is not None:
+        sql.append("m.predicate = ?")
+        args.append(f.predicate)
+    if f.condition.tag == "some":
+        if f.condition.payload is None:
+            sql.append("m.kind = 'semantic' AND m.condition IS NULL")
+        else:
+            sql.append("m.condition = ?")
+            args.append(f.condition.payload)
+    source_ref = field(f, "source_ref")
+    if source_ref is not None:
+        sql.append("(m.source_ref = ? OR m.rid IN (SELECT rid FROM derived_from WHERE event = ?))")
+        args.extend([source_ref, source_ref])
+    return " AND ".join(sql), args
+
+
+def _principal_clause(p: Record) -> Tuple[str, Args]:
+    sql = "m.tenant = ?"
+    args: Args = [p.tenant]
+    if p.user is not None:
+        sql += " AND m.user = ?"
+        args.append(p.user)
+    if p.project is not None:
+        sql += " AND m.project = ?"
+        args.append(p.project)
+    return sql, args
+
+
+def _backend(e: Exception) -> StoreError:
+    return e if isinstance(e, StoreError) else StoreError("backend", str(e))
+
+
+class SqliteStore:
+    """A persistent store on SQLite (``:memory:`` for a private in-memory one)."""
+
+    def __init__(self, path: str = ":memory:"):
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None)
+            self._db.execute("PRAGMA busy_timeout = 30000")
+            for pragma in (
+                "journal_mode = WAL",
+                "synchronous = NORMAL",
+                "foreign_keys = ON",
+                "cache_size = -131072",
+                "mmap_size = 1073741824",
+                "temp_store = MEMORY",
+            ):
+                self._db.execute(f"PRAGMA {pragma}")
+            self._migrate()
+        except sqlite3.Error as e:
+            raise StoreError("backend", f"opening {path}: {e}") from e
+        #: Records handed to the guest so far (bounded-read checks).
+        self.records_read = 0
+
+    @property
+    def schema_version(self) -> int:
+        return self._db.execute("PRAGMA user_version").fetchone()[0]
+
+    def _migrate(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            at = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if at > len(_MIGRATIONS):
+                raise StoreError(
+                    "backend",
+                    f"database schema version {at} is newer than this engram ({len(_MIGRATIONS)}); upgrade engram",
+                )
+            for i in range(at, len(_MIGRATIONS)):
+                for statement in _MIGRATIONS[i].split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                self._db.execute(f"PRAGMA user_version = {i + 1}")
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        self._db.close()
+
+    # ------------------------------------------------------------ reads
+
+    def _query_stored(self, sql: str, args: Sequence[Any]) -> List[Record]:
+        try:
+            rows = self._db.execute(sql, args).fetchall()
+        except sqlite3.Error as e:
+            raise _backend(e) from e
+        out = []
+        for body, etag, length, access, last in rows:
+            try:
+                memory = memory_from_json(json.loads(body))
+            except (ValueError, KeyError, TypeError) as e:
+                raise StoreError("backend", f"corrupt memory row: {e}") from e
+            setattr(memory, "access-count", access)
+            if last is not None:
+                setattr(memory, "last-accessed", rec(epoch_ms=last, offset_minutes=0))
+            out.append(rec(memory=memory, etag=etag, length=length))
+        self.records_read += len(out)
+        return out
+
+    def find(self, filter: Any, limit: int) -> List[Record]:
+        w, args = _where("m", filter)
+        return self._query_stored(
+            f"{_SELECT_STORED} WHERE {w} ORDER BY m.updated_at DESC, m.id, m.revision DESC LIMIT ?", [*args, limit]
+        )
+
+    def revisions(self, principal: Record, id: str) -> List[Record]:
+        w, args = _principal_clause(principal)
+        return self._query_stored(f"{_SELECT_STORED} WHERE {w} AND m.id = ? ORDER BY m.revision", [*args, id])
+
+    def stats(self, filter: Any, terms: List[str]) -> Record:
+        try:
+            w, args = _where("m", filter)
+            documents, average = self._db.execute(
+                f"SELECT count(*), ifnull(avg(m.length), 0.0) FROM memories m WHERE {w}", args
+            ).fetchone()
+            if _needs_memory_columns(filter):
+                sql = f"SELECT count(*) FROM postings p JOIN memories m ON m.rid = p.rid WHERE p.term = ? AND {w}"
+                pargs = args
+            else:
+                pw, pargs = _where("p", filter)
+                sql = f"SELECT count(*) FROM postings p WHERE p.term = ? AND {pw}"
+            frequencies = [self._db.execute(sql, [t, *pargs]).fetchone()[0] for t in terms]
+        except sqlite3.Error as e:
+            raise _backend(e) from e
+        return rec(documents=documents, average_length=float(average), frequencies=frequencies)
+
+    def search(self, filter: Any, terms: List[Any], limit: int) -> List[Record]:
+        if not terms or limit == 0:
+            return []
+        values = ", ".join(["(?, ?)"] * len(terms))
+        args: Args = []
+        for t in terms:
+            args.extend([t.term, t.weight])
+        if _needs_memory_columns(filter):
+            w, fargs = _where("m", filter)
+            args.extend(fargs)
+            sql = f"""WITH q(term, weight) AS (VALUES {values}),
+                      hits AS (SELECT p.rid AS rid, sum(q.weight) AS score FROM q JOIN postings p ON p.term = q.term GROUP BY p.rid)
+                 SELECT m.body, m.etag, m.length, m.access_count, m.last_access
+                 FROM hits h JOIN memories m ON m.rid = h.rid
+                 WHERE {w}
+                 ORDER BY h.score DESC, m.id, m.revision
+                 LIMIT ?"""
+        else:
+            pw, fargs = _where("p", filter)
+            args.extend(fargs)
+            sql = f"""WITH q(term, weight) AS (VALUES {values}),
+                      hits AS (SELECT p.rid AS rid, sum(q.weight) AS score
+                               FROM q JOIN postings p ON p.term = q.term
+                               WHERE {pw}
+                               GROUP BY p.rid ORDER BY score DESC, p.rid LIMIT ?)
+                 SELECT m.body, m.etag, m.length, m.access_count, m.last_access
+                 FROM hits h JOIN memories m ON m.rid = h.rid
+                 ORDER BY h.score DESC, m.id, m.revision"""
+        args.append(limit)
+        return self._query_stored(sql, args)
+
+    def tombstones(self, tenant: str) -> List[Record]:
+        try:
+            rows = self._db.execute(
+                "SELECT fingerprint, length, kind, created_at, offset_min FROM tombstones WHERE tenant = ? "
+                "ORDER BY created_at, fingerprint",
+                [tenant],
+            ).fetchall()
+        except sqlite3.Error as e:
+            raise _backend(e) from e
+        return [
+            rec(fingerprint=fp, length=n, kind=k, created_at=rec(epoch_ms=at, offset_minutes=off))
+            for fp, n, k, at, off in rows
+        ]
+
+    def count_events(self, scope: Any, kind: str, since: Any) -> int:
+        try:
+            return self._db.execute(
+                "SELECT count(*) FROM events WHERE tenant = ? AND user IS ? AND project IS ? AND thread IS ? "
+                "AND agent IS ? AND kind = ? AND at >= ?",
+                [scope.tenant, scope.user, scope.project, scope.thread, scope.agent, kind, _ms(since)],
+            ).fetchone()[0]
+        except sqlite3.Error as e:
+            raise _backend(e) from e
+
+    # ------------------------------------------------------------ writes
+
+    def commit(self, principal: Record, ops: List[Any]) -> Record:
+        """All or nothing, in one IMMEDIATE transaction."""
+        sequences: List[int] = []
+        etags: List[int] = []
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as e:
+            raise _backend(e) from e
+        try:
+            for op in ops:
+                self._apply(principal, op, sequences, etags)
+            self._db.execute("COMMIT")
+        except BaseException as e:
+            self._db.execute("ROLLBACK")
+            if isinstance(e, sqlite3.Error):
+                raise _backend(e) from e
+            raise
+        return rec(sequences=sequences, etags=etags)
+
+    def _write_row(self, memory: Any, index_terms: List[str], etag: int, rid: Optional[int]) -> None:
+        body_json = memory_json(memory, embedding=True)
+        body = json.dumps(body_json, ensure_ascii=False, separators=(",", ":"))
+        payload = memory.payload
+        if payload.tag == "semantic":
+            key = payload.payload
+            subject, predicate, condition = key.subject, key.predicate, key.condition
+        else:
+            subject = predicate = condition = None
+        what = f"{memory.id} revision {memory.revision}"
+        terms = sorted(set(index_terms), key=lambda t: t.encode("utf-8"))
+        s = memory.scope
+        vf, vt = _ms(field(memory, "valid_from")), _ms(field(memory, "valid_to"))
+        sens = SENSITIVITY_RANK[memory.sensitivity]
+        source_ref = memory.provenance.source.reference
+        updated = _ms(field(memory, "updated_at"))
+        try:
+            if rid is None:
+                cur = self._db.execute(
+                    "INSERT INTO memories (id, revision, tenant, user, project, thread, agent, kind, status, sensitivity, "
+                    "valid_from, valid_to, subject, predicate, condition, source_ref, updated_at, etag, length, "
+                    "access_count, body) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    [
+                        memory.id, memory.revision, s.tenant, s.user, s.project, s.thread, s.agent,
+                        memory.kind, memory.status, sens, vf, vt, subject, predicate, condition, source_ref,
+                        updated, etag, len(terms), field(memory, "access_count"), body,
+                    ],
+                )
+                rid = cur.lastrowid
+            else:
+                self._db.execute(
+                    "UPDATE memories SET status = ?, sensitivity = ?, valid_from = ?, valid_to = ?, subject = ?, "
+                    "predicate = ?, condition = ?, source_ref = ?, updated_at = ?, etag = ?, length = ?, body = ?, "
+                    "kind = ? WHERE rid = ?",
+                    [
+                        memory.status, sens, vf, vt, subject, predicate, condition, source_ref, updated, etag,
+                        len(terms), body, memory.kind, rid,
+                    ],
+                )
+                self._db.execute("DELETE FROM postings WHERE rid = ?", [rid])
+                self._db.execute("DELETE FROM derived_from WHERE rid = ?", [rid])
+        except sqlite3.IntegrityError as e:
+            raise StoreError("conflict", f"{what}: {e}") from e
+        self._db.executemany(
+            "INSERT OR IGNORE INTO postings (term, tenant, rid, user, project, thread, agent, kind, status, "
+            "sensitivity, valid_from, valid_to) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            [
+                (t, s.tenant, rid, s.user, s.project, s.thread, s.agent, memory.kind, memory.status, sens, vf, vt)
+                for t in terms
+            ],
+        )
+        self._db.executemany(
+            "INSERT OR IGNORE INTO derived_from (event, rid) VALUES (?, ?)",
+            [(ev, rid) for ev in field(memory.provenance, "source_event_ids")],
+        )
+
+    def _apply(self, principal: Record, op: Any, sequences: List[int], etags: List[int]) -> None:
+        tag, val = op.tag, op.payload
+        if tag == "insert":
+            self._write_row(val.memory, field(val, "index_terms"), 1, None)
+            etags.append(1)
+        elif tag == "update":
+            m = val.memory
+            cur = self._db.execute(
+                "SELECT rid, etag FROM memories WHERE id = ? AND revision = ? AND tenant = ?",
+                [m.id, m.revision, m.scope.tenant],
+            ).fetchone()
+            if cur is None:
+                raise StoreError("conflict", f"{m.id} revision {m.revision} does not exist")
+            rid, etag = cur
+            expected = field(val, "expected_etag")
+            if etag != expected:
+                raise StoreError(
+                    "conflict",
+                    f"{m.id} revision {m.revision} was changed by another writer (etag {etag}, expected {expected})",
+                )
+            self._write_row(m, field(val, "index_terms"), etag + 1, rid)
+            etags.append(etag + 1)
+        elif tag == "erase":
+            w, args = _principal_clause(principal)
+            self._db.execute(
+                f"DELETE FROM memories WHERE rid IN (SELECT m.rid FROM memories m WHERE {w} AND m.id = ?)", [*args, val]
+            )
+        elif tag == "scrub-events":
+            if val:
+                self._db.execute(
+                    "UPDATE events SET payload = replace(payload, ?, '[erased]') WHERE tenant = ? AND instr(payload, ?) > 0",
+                    [val, principal.tenant, val],
+                )
+        elif tag == "tombstone":
+            at = field(val, "created_at")
+            self._db.execute(
+                "INSERT OR IGNORE INTO tombstones (tenant, fingerprint, length, kind, created_at, offset_min) "
+                "VALUES (?,?,?,?,?,?)",
+                [principal.tenant, val.fingerprint, val.length, val.kind, _ms(at), field(at, "offset_minutes")],
+            )
+        elif tag == "append":
+            s = val.scope
+            seq = self._db.execute(
+                "SELECT ifnull(max(seq), 0) + 1 FROM events WHERE tenant = ? AND session = ?", [s.tenant, val.session]
+            ).fetchone()[0]
+            self._db.execute(
+                "INSERT INTO events (tenant, session, seq, user, project, thread, agent, kind, at, payload) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?)",
+                [s.tenant, val.session, seq, s.user, s.project, s.thread, s.agent, val.kind, _ms(val.at), val.payload],
+            )
+            sequences.append(seq)
+        elif tag == "touch":
+            self._db.execute(
+                "UPDATE memories SET access_count = access_count + 1 WHERE id = ? AND revision = ? AND tenant = ?",
+                [val.id, val.revision, principal.tenant],
+            )
+        else:
+            raise StoreError("invalid", f"unknown write op {tag!r}")
