@@ -110,6 +110,8 @@ struct Scan {
     predicate: bool,
     /// Past occasions without a date ("上次", "last sprint").
     past_refs: Vec<Hit>,
+    occasions: Vec<Hit>,
+    reuse: Vec<Hit>,
     /// "today"/"明天" with no completed action: a plan for the day at hand.
     near_plan: Option<String>,
     /// A date introduced as the time of something ("于 2026-02-03",
@@ -128,6 +130,8 @@ struct Procedure {
     conditions: Vec<(usize, usize)>,
     guards: Vec<Hit>,
     recovery: Vec<Hit>,
+    /// Introduced as a rule or lesson ("经验：…", "Suggested rule from …:").
+    headed: bool,
 }
 
 /// Classify one candidate. `now` stands in for a missing `observed-at`.
@@ -288,7 +292,10 @@ fn text_kind(
                 && s.explicit.is_empty()
                 && !s.predicate
                 && s.procedure.conditions.is_empty()
-                && !s.procedure.has_steps
+                // "Proofread the paragraph above and fix typos": steps on
+                // the thing at hand are still one task.
+                && (!s.procedure.has_steps
+                    || (!s.deixis.is_empty() && s.procedure.score < wp.procedure_strong_score))
                 && epi.0 < wp.episode_min_score,
         ) {
             reasons.push(format!(
@@ -314,20 +321,40 @@ fn text_kind(
         }
     }
     if s.question && nothing_else && s.explicit.is_empty() && s.outcomes.is_empty() {
+        // "Can you check whether the venue is free?": a request for the task
+        // at hand, phrased as a question.
+        if let Some(r) = &s.request {
+            reasons.push(format!(
+                "request '{r}' phrased as a question: for the current task"
+            ));
+            signals.task_scope = Some(r.clone());
+            return (CandidateKind::Working, false);
+        }
         reasons.push("a question, not a statement to keep".into());
         return (CandidateKind::None, false);
     }
     // 4. Procedure.
     let proc = &s.procedure;
     // An unanchored "event" does not outweigh a procedure.
+    // Ordered steps with no completed action instruct; a time inside them
+    // ("清理 7 天前的日志") qualifies a step, it dates no event.
+    let instructs = (proc.has_steps && s.past.is_empty() && s.past_refs.is_empty()) || proc.headed;
     if proc.score >= wp.procedure_min_score
-        && (proc.score >= epi.0 || !epi.1 || !s.persist.is_empty())
+        && (proc.score >= epi.0 || !epi.1 || !s.persist.is_empty() || instructs)
     {
         reasons.push(format!("procedure: {}", proc.why.join("; ")));
         return (
             CandidateKind::Procedural,
             proc.score >= wp.procedure_strong_score,
         );
+    }
+    // A rule drawn from one success ("就试过这一次，以后先这么试"): a
+    // procedure under review, however it is phrased.
+    if let Some(h) = s.single_success.first() {
+        if !s.persist.is_empty() || proc.score > 0.0 || !s.reuse.is_empty() {
+            reasons.push(format!("lesson from a single success '{}'", h.cue));
+            return (CandidateKind::Procedural, false);
+        }
     }
     // 5. Event.
     let (score, anchored, why) = epi;
@@ -396,6 +423,26 @@ fn event_score(c: &Candidate, s: &Scan) -> (f64, bool, String) {
         score += 3.0;
         why.push(format!("past occasion '{}'", h.cue));
     }
+    // "前天的评审会上…": an occasion on a past day took place.
+    // The whole period must be over: "这周" is not yet past, "上周" is.
+    let past_day = anchor.is_some_and(|a| {
+        observed.is_some_and(|o| {
+            let days = crate::time::local_day(o) - crate::time::local_day(a.at);
+            a.is_past(o)
+                && match a.precision {
+                    Precision::Week => days >= 7,
+                    Precision::Month => days >= 31,
+                    Precision::Year => false,
+                    _ => true,
+                }
+        })
+    });
+    if s.outcomes.is_empty() && (past_day || !s.past_refs.is_empty()) {
+        if let Some(h) = s.occasions.first() {
+            score += 1.25;
+            why.push(format!("occasion '{}'", h.cue));
+        }
+    }
     if !s.outcomes.is_empty() {
         score += 1.25 + if s.outcomes.len() > 1 { 0.5 } else { 0.0 };
         why.push(format!("outcome {}", quoted(&s.outcomes)));
@@ -416,7 +463,14 @@ fn event_score(c: &Candidate, s: &Scan) -> (f64, bool, String) {
         why.push("a date given as the time of something".into());
     }
     let implied = anchor.is_none() && c.occurred_at.is_none() && !s.past_refs.is_empty();
-    if s.outcomes.is_empty() && s.past.is_empty() && s.metrics == 0 && !s.dated && !implied {
+    let occasion = past_day && !s.occasions.is_empty();
+    if s.outcomes.is_empty()
+        && s.past.is_empty()
+        && s.metrics == 0
+        && !s.dated
+        && !implied
+        && !occasion
+    {
         // A date alone is not an event.
         score = score.min(2.0);
     }
@@ -593,6 +647,8 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
         }
         t
     };
+    // "就这一次" (it worked once) is no "这一次" (this task).
+    let task_traps: Vec<Hit> = [task_traps, all(c.single_success)].concat();
     let task = without(all(c.task_scope), &task_traps);
     let task_soft = without(without(all(c.task_scope_soft), &task), &task_traps);
     let chitchat = all(c.chitchat);
@@ -601,7 +657,16 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
         .filter(|r| !r.recurring)
         .collect();
     let standing = all(c.standing);
-    let recurrence = all(c.recurrence);
+    // "表现一般" ends its clause: a judgement, not "usually".
+    let recurrence: Vec<Hit> = all(c.recurrence)
+        .into_iter()
+        .filter(|h| {
+            h.cue.is_ascii()
+                || f.get(h.end..)
+                    .and_then(|r| r.chars().next())
+                    .is_some_and(|ch| !ch.is_ascii_punctuation() && !"，。；！？、".contains(ch))
+        })
+        .collect();
     let outcomes: Vec<Hit> = all(c.event_outcome)
         .into_iter()
         .filter(|h| !(h.cue.is_ascii() && adjectival(f, h.start, h.end)))
@@ -667,22 +732,19 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
         near_plan,
         dated,
         past_refs,
+        occasions: all(c.occasions),
+        reuse: all(c.reuse),
     }
-}
-
-/// Clause byte ranges of a folded text (`clauses` on the folded form).
-fn clause_starts(f: &str) -> Vec<&str> {
-    clauses(f)
-        .into_iter()
-        .filter_map(|(a, b)| f.get(a..b))
-        .collect()
 }
 
 /// The request opening a clause, if any: a request phrase ("帮我",
 /// "can you") or an English imperative.
 fn request(f: &str, wp: &WritePolicy) -> Option<String> {
     let c = wp.cues;
-    for clause in clause_starts(f) {
+    for (a, b) in clauses(f) {
+        let Some(clause) = f.get(a..b) else {
+            continue;
+        };
         // English requests open the clause; Chinese ones may follow a time
         // or a subject ("稍后把链接发我一下"); "一下" only ends a request.
         let found = c.request.iter().find(|r| {
@@ -707,7 +769,11 @@ fn request(f: &str, wp: &WritePolicy) -> Option<String> {
         if let Some(r) = found {
             return Some(r.to_string());
         }
-        if is_english_imperative(clause, wp) {
+        // "Release notes: …" is a heading, not "release …".
+        let heading = words(clause).len() <= 3
+            && f.get(b..)
+                .is_some_and(|r| r.trim_start().starts_with([':', '：']));
+        if !heading && is_english_imperative(clause, wp) {
             return words(clause).first().map(|(_, w)| w.to_string());
         }
     }
@@ -983,7 +1049,7 @@ fn chinese_condition(sentence: &str, wp: &WritePolicy) -> bool {
                 Some(i) => gap.get(i..).map_or(usize::MAX, |t| t.chars().count() - 1),
                 None => gap.chars().count(),
             };
-            v.start >= at && lead <= 4 && !narrative_to(v.end)
+            v.start >= at && lead <= 6 && !narrative_to(v.end)
         });
     directive || action
 }
@@ -1181,7 +1247,10 @@ fn procedure(f: &str, deferrals: &[Hit], wp: &WritePolicy) -> Procedure {
                         h.start > 0
                             && !sentence.get(h.end..).is_some_and(|r| {
                                 let next = r.trim_start();
-                                next.starts_with(|ch: char| ch.is_ascii_digit())
+                                // "…when you send me a report": how the
+                                // agent's own output looks, a preference.
+                                c.self_output.iter().any(|t| next.starts_with(t))
+                                    || next.starts_with(|ch: char| ch.is_ascii_digit())
                                     || [
                                         "noon",
                                         "midnight",
@@ -1245,16 +1314,32 @@ fn procedure(f: &str, deferrals: &[Hit], wp: &WritePolicy) -> Procedure {
     let enumerated = markers.len() >= 2 || numbered >= 2;
     p.has_steps = sequences > 0 || enumerated;
     p.guards = longest(find_any(f, c.guards, g));
+    let approvals = longest(find_any(f, c.approval_guards, g));
     p.recovery = longest(find_any(f, c.recovery, g));
     let nouns = longest(find_any(f, c.procedure_nouns, g));
     p.score = 2.0 * sequences.min(2) as f64
         + if enumerated { 3.0 } else { 0.0 }
         + 2.0 * conditionals.min(2) as f64
-        + if p.guards.is_empty() { 0.0 } else { 1.0 }
+        + if !approvals.is_empty() {
+            2.0
+        } else if p.guards.is_empty() {
+            0.0
+        } else {
+            1.0
+        }
         + if p.recovery.is_empty() { 0.0 } else { 1.0 };
     // A procedure's name only supports other evidence.
     if p.score > 0.0 && !nouns.is_empty() {
         p.score += 0.5;
+        // Named in a short heading before a colon: what follows is the
+        // rule, and a time or outcome in the heading is its provenance.
+        let colon = f
+            .find([':', '：'])
+            .filter(|&i| f.get(..i).is_some_and(|h| h.chars().count() <= 48));
+        p.headed = colon.is_some_and(|i| {
+            nouns.iter().any(|h| h.end <= i)
+                && (sequences > 0 || p.conditions.iter().any(|&(a, _)| a > i))
+        });
     }
     seq_cues.dedup();
     if !seq_cues.is_empty() {
@@ -1274,6 +1359,7 @@ fn procedure(f: &str, deferrals: &[Hit], wp: &WritePolicy) -> Procedure {
     if conditionals > 0 {
         p.why.push("condition with a directive".into());
     }
+    p.guards.extend(approvals);
     if !p.guards.is_empty() {
         p.why.push(format!("guard {}", quoted(&p.guards)));
     }

@@ -174,7 +174,7 @@ impl Default for Policy {
             inference_ttl_days: 7,
             rate_limit_writes: 600,
             rate_limit_window_minutes: 1,
-            recall_candidate_limit: 200,
+            recall_candidate_limit: 100,
             admission_min_relevance: 0.0,
             lifecycle: Lifecycle::default(),
             write: WritePolicy::default(),
@@ -359,6 +359,13 @@ pub struct Cues {
     /// Past occasions without a date ("上次", "last sprint"): an event's
     /// time, though not one that resolves to a calendar day.
     pub past_reference: CueList,
+    /// Occasions ("面试", "sprint review"): with a past date, an event.
+    pub occasions: CueList,
+    /// A lesson offered for reuse ("next time", "以后遇到").
+    pub reuse: CueList,
+    /// Conditions on the agent's own output ("when you send me …"): they
+    /// shape a preference, not a procedure.
+    pub self_output: CueList,
     /// Chinese action verbs that make a condition's consequence a step
     /// ("库存低于安全线时，自动生成补货单").
     pub action_zh: CueList,
@@ -406,6 +413,9 @@ pub struct Cues {
     pub imperative_verbs_en: CueList,
     /// Obligations and prohibitions on actions ("必须", "must").
     pub guards: CueList,
+    /// A required approval or sign-off: a guard that is a rule by itself
+    /// ("refunds over $500 require a second approver").
+    pub approval_guards: CueList,
     /// Rollback, retry and fallback strategies.
     pub recovery: CueList,
     /// A procedure generalised from one observed success.
@@ -537,6 +547,9 @@ pub static CUES: Cues = Cues {
         "someday", "at some point",
     ],
     task_scope: &[
+        "now running", "running step",
+        "only for this", "just for this", "剩余约", "下载中", "同步中", "导入中", "导出中", "执行中", "运行中",
+        "预计还需", "预计还要", "eta:",
         "这次", "这一次", "这回", "本次", "此次", "这一单", "这单", "这笔", "这一笔", "这批", "这一批", "本批", "当前批次", "这轮",
         "这一轮", "本轮", "本任务", "当前任务", "这个任务", "本分钟", "本小时", "今天的…会", "今天先", "今天就先", "今晚先", "现在先",
         "目前先", "眼下先", "只是这次", "仅此一次", "下不为例", "这个pr", "这个 pr", "这篇", "这封", "这份草稿", "暂停至",
@@ -552,12 +565,17 @@ pub static CUES: Cues = Cues {
         "in flight", "queued for", "重试中", "处理中", "上传中", "排队中",
     ],
     task_scope_soft: &[
+        "正在",
+        "hold…until", "pause…until",
+        "for this",
+        "进度",
         "先别", "先不要", "先不", "暂时", "暂不", "暂且", "临时", "temporarily", "right now", "draft", "草稿", "这版",
         "这一版", "下一版", "next version", "waiting on", "waiting for", "blocked on", "blocked by",
         "status:", "in progress", "still waiting", "so far", "currently running", "still running",
         "正在等", "还在等", "卡在",
     ],
     task_scope_traps: &[
+        "for this reason", "for this purpose",
         "过这一次", "过这次", "只有这一次", "this time last", "by this time", "at this time of", "every time",
         "each time",
     ],
@@ -567,6 +585,10 @@ pub static CUES: Cues = Cues {
         "for future reference",
     ],
     chitchat: &[
+        "真棒", "太棒了", "see ya", "cya", "ttyl",
+        "这就去办", "这就去", "我这就", "马上办", "哇", "这么快", "真快",
+        "早点休息", "注意休息", "休息吧", "太真实", "真实", "笑死", "绝了", "厉害",
+        "happy to help", "glad to help", "my pleasure", "hmm", "interesting", "wow", "愉快", "快乐", "周末愉快", "加油",
         "谢谢", "多谢", "感谢", "谢啦", "辛苦了", "辛苦", "好的", "好滴", "好嘞", "好吧", "收到", "明白了", "明白", "了解了",
         "了解", "知道了", "懂了", "嗯嗯", "嗯", "哦哦", "哦", "噢", "哈哈", "呵呵", "在吗", "在不在", "你好", "您好", "早上好",
         "晚上好", "晚安", "再见", "拜拜", "没问题", "不客气", "稍等", "马上", "我查一下", "我看看", "我去查一下", "是的", "对的",
@@ -603,6 +625,7 @@ pub static CUES: Cues = Cues {
         "on weekdays", "on weekends",
     ],
     event_outcome: &[
+        "dropped", "rose", "fell", "jumped", "spiked", "increased", "decreased", "下降了", "上升了", "提升了", "降到", "涨到", "跌到", "掉到",
         "失败", "成功", "超时", "取消了", "被取消", "宕机", "崩溃", "报错", "故障", "中断", "回滚了", "重启了", "恢复了", "解决了",
         "修复了", "发生", "出现了", "导致", "造成", "拒绝了", "同意了", "签了", "上线了", "发布了", "完成了", "结单", "已于", "补发",
         "退票", "改签", "延误", "告警", "事故", "挂了", "丢了", "跑了", "退款了", "下线了", "迁移了", "timeout 了", "进入",
@@ -636,6 +659,8 @@ pub static CUES: Cues = Cues {
         "embed", "hundred",
     ],
     sequence: &[
+        "前，先", "前先", "之前先", "前要先", "前务必",
+        "要先", "需先", "须先", "应先", "需要先", "必须先", "得先",
         "先…再", "先…然后", "先…之后", "先…最后", "首先…然后", "首先…其次", "首先…最后", "第一步…第二步", "后再", "之后再", "然后再",
         "再…最后", "后才", "才能", "first…then", "first…and then", "first…next", "first…finally",
         "then…finally", "only then", "step 1", "step one", "then…then", "in that order",
@@ -645,6 +670,7 @@ pub static CUES: Cues = Cues {
         "then", "and then", "after that", "afterwards", "next", "finally", "followed by",
     ],
     procedure_nouns: &[
+        "rule", "规则", "lesson", "教训",
         "步骤", "流程", "规范", "操作规范", "操作手册", "作业指导", "sop", "runbook", "playbook", "checklist",
         "procedure", "workflow", "经验：", "lesson learned", "rule of thumb", "best practice",
         "how to", "怎么做", "做法",
@@ -673,6 +699,8 @@ pub static CUES: Cues = Cues {
         "make sure to", "be sure to", "remember to", "immediately", "only",
     ],
     imperative_verbs_en: &[
+        "rewrite", "rephrase", "reword", "shorten", "proofread", "polish", "tweak", "edit", "condense", "reformat", "highlight",
+        "force", "require", "deny", "grant", "limit", "throttle",
         "add", "alert", "apply", "archive", "ask", "assign", "attach", "avoid", "back", "block",
         "book", "call", "cancel", "cc", "check", "clean", "clear", "close", "confirm", "contact",
         "copy", "create", "delete", "deploy", "disable", "document", "double-check", "drain",
@@ -701,11 +729,17 @@ pub static CUES: Cues = Cues {
         "mustn't", "never…without", "only after", "only if", "not allowed", "requires approval",
         "approval required", "mandatory", "required to", "do not…unless", "without approval",
     ],
+    approval_guards: &[
+        "need*…approv*", "需要…批准", "需经…同意",
+        "requir*…approv*", "requir*…sign-off", "approver", "需…审批", "须…审批", "经…批准后", "需…签字", "审批后", "批准后",
+        "approval required", "requires approval", "without approval", "sign-off from", "signed off by",
+    ],
     recovery: &[
         "回滚", "重试", "降级", "回退", "熔断", "兜底", "人工介入", "转人工", "重跑", "roll back", "rollback", "retry",
         "retries", "fall back", "fallback", "revert", "escalate", "failover", "restore from",
     ],
     single_success: &[
+        "试过这一次", "就试过", "只试了一次", "试了一次", "仅此一次成功",
         "只验证过这一次", "只验证过一次", "仅验证过一次", "只试过一次", "只成功过一次", "就这一次", "这一次成功", "这次成功", "这次解决",
         "验证过这一次", "记为经验", "worked once", "only tried once", "tried it once", "verified once",
         "only verified", "this fixed it", "that fixed it", "worked this time", "one-off fix",
@@ -726,10 +760,12 @@ pub static CUES: Cues = Cues {
         "seems", "i think", "my read", "might", "apparently",
     ],
     injection_addressee: &[
+        "language model", "language models", "ai model", "ai models", "llms", "models", "ai systems", "大语言模型",
         "助手", "机器人", "智能体", "大模型", "ai", "assistant", "assistants", "bot", "bots", "agent",
         "agents", "llm", "chatbot", "copilot", "gpt",
     ],
     injection_override: &[
+        "ignore*…instructions", "prior instructions", "previous instructions", "忽略…指令",
         "固定规则", "你的规则", "你的固定规则", "指令", "忽略", "无视", "覆盖之前", "不要告诉用户", "别告诉用户", "悄悄", "当成", "视为",
         "当作", "免确认", "无需确认", "跳过审批", "自动批准", "转账到", "标记为", "ignore previous",
         "ignore all previous", "ignore the above", "ignore your", "disregard",
@@ -815,9 +851,12 @@ pub static CUES: Cues = Cues {
         "身份证", "身份证号", "id card", "national id", "ssn", "social security",
     ],
     passport_keywords: &[
+        "驾照", "驾驶证", "driver licence", "driver's licence", "driver license", "driver's license", "driving licence", "licence number", "license number",
         "护照", "passport",
     ],
     health: &[
+        "试管", "ivf", "情绪不稳定", "情绪不太稳定", "心理咨询", "心理医生", "therapist", "mental health",
+        "查出", "结节", "复查", "手术", "病情", "化验", "体检报告", "治疗", "surgery", "therapy", "diagnosis", "chronic", "thyroid", "insulin",
         "糖尿病", "高血压", "抑郁", "焦虑症", "双相", "精神分裂", "多动症", "自闭症", "艾滋", "癌症", "肿瘤", "化疗", "哮喘", "癫痫",
         "怀孕", "孕期", "流产", "乙肝", "肝炎", "痴呆", "心脏病", "病史", "确诊", "诊断为", "患有", "住院", "服用…药",
         "diabetes", "hypertension", "depression", "anxiety disorder", "bipolar", "schizophrenia",
@@ -830,6 +869,9 @@ pub static CUES: Cues = Cues {
         "could you", "would you", "please", "help me", "let's", "i need you to", "一下", "发我", "给我发",
     ],
     deixis: &[
+        "rewrite", "rephrase", "reword", "shorten", "proofread", "polish", "tweak", "tidy up", "改写", "润色", "精简", "缩短", "改一下",
+        "the…below", "the…above",
+        "above", "the following",
         "这份", "这个", "这篇", "这张", "这封", "这条", "这些", "这段", "这几", "那份", "那篇", "上面的", "下面的", "附件",
         "this", "these", "the attached", "attached", "上面", "下面", "那段", "前面", "刚才",
     ],
@@ -845,12 +887,29 @@ pub static CUES: Cues = Cues {
     preference_verbs: &[
         "喜欢", "偏好", "倾向于", "习惯", "prefer", "prefers", "preferred", "likes", "like to",
     ],
+    occasions: &[
+        "开会", "见面", "session",
+        "电话", "来访", "拜访", "phone call", "visit",
+        "面试", "会上", "会议上", "培训", "演示", "评审", "复盘", "沙龙", "发布会", "例会", "周会", "interview", "offsite",
+        "workshop", "presentation", "standup", "stand-up", "review", "demo", "meeting", "call with",
+    ],
+    self_output: &[
+        "you send", "you give", "you write", "you reply", "you tell", "you show", "you email", "you report",
+        "you message", "you draft", "you summarize", "you summarise", "you answer", "you respond", "replying to me",
+        "writing to me",
+    ],
+    reuse: &[
+        "next time", "first thing to try", "try first", "try it first", "下次", "以后遇到", "再遇到", "遇到类似", "同样问题",
+    ],
     past_reference: &[
+        "in our last", "at our last", "at the last", "during the last", "上一次", "上一轮",
+        "前几天", "前些天", "前阵子", "前段时间", "不久前", "a few days ago", "a few weeks ago", "earlier this week", "earlier this month",
         "上次", "上回", "那次", "那一次", "当时", "之前那次", "上个迭代", "上季度", "上个季度", "上半年", "last time",
         "that time", "back then", "last sprint", "last quarter", "last release",
         "earlier this year", "the other day",
     ],
     action_zh: &[
+        "点击", "输入", "打开", "选择", "填写", "提交", "重置", "按照", "按",
         "通知", "生成", "发送", "提醒", "记录", "上报", "报警", "告警", "转交", "升级", "暂停", "停止", "重试", "联系", "创建",
         "关闭", "冻结", "锁定", "拒绝", "退回", "标记", "同步", "抄送", "回复", "检查", "核对", "确认", "上传", "下载", "备份",
         "回滚", "重启", "扩容", "降级", "切换", "转人工", "退款", "补货", "派单", "引导", "告知", "提示", "建议", "安排", "指导",

@@ -9,15 +9,21 @@ use crate::model::semantic_key;
 use crate::text::{analyze, value_key, Token};
 use crate::types::{Entry, Memory, Payload};
 
+// Key postings carry a `=` after their prefix: text analysis never emits
+// one, so no word of a text can collide with a structural key.
+
 /// Prefix of exact `key=value` entity postings.
-pub const ENTITY: &str = "e:";
+pub const ENTITY: &str = "e=";
 /// Prefix of entity-value postings (any key): how a query that names an
 /// entity in its text ("what did Caroline say…") finds memories tagged with it.
-pub const ENTITY_VALUE: &str = "ev:";
+pub const ENTITY_VALUE: &str = "v=";
 /// Prefix of semantic-subject postings.
-pub const SUBJECT: &str = "s:";
+pub const SUBJECT: &str = "s=";
 /// Prefix of semantic-predicate postings.
-pub const PREDICATE: &str = "p:";
+pub const PREDICATE: &str = "p=";
+/// Prefix of source-reference postings: how recall reads the neighbouring
+/// turns of a conversation in one indexed lookup.
+pub const SOURCE: &str = "r=";
 
 /// The posting term for an exact entity match.
 pub fn entity_term(e: &Entry) -> String {
@@ -43,13 +49,19 @@ pub fn predicate_term(predicate: &str) -> String {
     format!("{PREDICATE}{}", predicate.trim().to_lowercase())
 }
 
+/// The posting term for a source reference (kept as written: references are
+/// identifiers).
+pub fn source_term(reference: &str) -> String {
+    format!("{SOURCE}{}", reference.trim())
+}
+
 /// A memory as the index and the ranker see it.
 #[derive(Debug, Clone)]
 pub struct Doc {
     /// Lexical tokens: the text's, then those the payload adds that the
     /// text lacks (positions continue after the text's).
     pub tokens: Vec<Token>,
-    /// Structural keys (`e:`, `ev:`, `s:`, `p:`).
+    /// Structural keys (`e=`, `v=`, `s=`, `p=`, `r=`).
     pub keys: Vec<String>,
 }
 
@@ -130,6 +142,11 @@ pub fn doc(m: &Memory) -> Doc {
         keys.push(subject_term(subject));
         keys.push(predicate_term(predicate));
     }
+    if let Some(r) = m.provenance.source.reference.as_deref() {
+        if !r.trim().is_empty() {
+            keys.push(source_term(r));
+        }
+    }
     Doc { tokens, keys }
 }
 
@@ -140,4 +157,99 @@ pub fn memory_terms(m: &Memory) -> Vec<String> {
     let mut out: Vec<String> = d.tokens.into_iter().map(|t| t.term).collect();
     out.extend(d.keys);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::{
+        Datetime, Provenance, Retention, Scope, SemanticPayload, Sensitivity, Source, SourceKind,
+        Status,
+    };
+
+    fn fact(text: &str, subject: &str, predicate: &str, object: &str) -> Memory {
+        let at = Datetime {
+            epoch_ms: 0,
+            offset_minutes: 0,
+        };
+        Memory {
+            id: "m".into(),
+            revision: 1,
+            kind: crate::types::MemoryKind::Semantic,
+            scope: Scope {
+                tenant: "t".into(),
+                user: None,
+                project: None,
+                thread: None,
+                agent: None,
+            },
+            text: text.into(),
+            payload: Payload::Semantic(SemanticPayload {
+                subject: subject.into(),
+                predicate: predicate.into(),
+                object: object.into(),
+                condition: None,
+            }),
+            provenance: Provenance {
+                source: Source {
+                    kind: SourceKind::User,
+                    reference: Some("evt-7".into()),
+                },
+                source_event_ids: Vec::new(),
+                external_id: None,
+                extractor_version: String::new(),
+                policy_version: String::new(),
+            },
+            confidence: 1.0,
+            sensitivity: Sensitivity::Internal,
+            observed_at: at,
+            valid_from: None,
+            valid_to: None,
+            status: Status::Active,
+            supersedes: None,
+            superseded_by: None,
+            created_at: at,
+            updated_at: at,
+            retention: Retention::Durable,
+            access_count: 0,
+            last_accessed: None,
+            entities: vec![Entry {
+                key: "Service".into(),
+                value: "Order-Service".into(),
+            }],
+            embedding: None,
+        }
+    }
+
+    #[test]
+    fn keys_never_collide_with_words_and_lengths_agree() {
+        // Text that looks like keys stays text.
+        let m = fact("s=user:u1 r=evt-7 e:service", "user:u1", "db", "PostgreSQL");
+        let d = doc(&m);
+        assert!(d.tokens.iter().all(|t| !t.term.contains('=')));
+        assert_eq!(
+            d.keys,
+            vec![
+                "e=service=order-service",
+                "v=order-service",
+                "s=user:u1",
+                "p=db",
+                "r=evt-7"
+            ]
+        );
+        assert_eq!(memory_terms(&m).len(), d.len());
+    }
+
+    #[test]
+    fn payload_adds_only_what_the_text_lacks() {
+        let m = fact(
+            "payment-service uses PostgreSQL",
+            "svc",
+            "database",
+            "PostgreSQL",
+        );
+        let terms = memory_terms(&m);
+        assert_eq!(terms.iter().filter(|t| *t == "postgresql").count(), 1);
+        assert!(terms.contains(&"databas".to_string()), "{terms:?}");
+    }
 }

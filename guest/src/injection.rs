@@ -29,7 +29,12 @@ impl Instruction {
         let o = !self.overrides.is_empty();
         let p = !self.persistence.is_empty();
         let d = !self.directive.is_empty();
-        (o && (a || p || d)) || (a && (p || d)) || self.overrides.len() >= 2
+        // "ignore all prior instructions" needs no addressee.
+        let hijack = self
+            .overrides
+            .iter()
+            .any(|h| h.cue.ends_with("instructions"));
+        (o && (a || p || d)) || (a && (p || d)) || self.overrides.len() >= 2 || hijack
     }
 
     /// The cues, quoted, for a reason.

@@ -39,7 +39,7 @@ pub struct QueryTerm {
 /// An entity the query asks for, as an index posting.
 #[derive(Debug, Clone)]
 pub struct QueryEntity {
-    /// `e:key=value` (explicit) or `ev:value` (named in the text).
+    /// `e=key=value` (explicit) or `v=value` (named in the text).
     pub term: String,
     /// 1 for the query's explicit entities, `entity_mentioned` for names.
     pub weight: f64,

@@ -9,17 +9,18 @@
 //! 2. **Query model**: the query is analysed exactly as memories are
 //!    (`text::analyze`). In a conversation-shaped query the agent's own
 //!    lines weigh less than the user's. Word n-grams written like names are
-//!    probed as entity values (`ev:` postings), so "what did Caroline say"
+//!    probed as entity values (`v=` postings), so "what did Caroline say"
 //!    matches memories tagged `speaker=Caroline`. Calendar expressions
 //!    ("on 8 May 2023", "上周") become periods for time fit. One `stats`
 //!    call gives the document frequencies of every term and probe.
 //! 3. **Candidates**: one `search` call returns the records with the
 //!    highest IDF-weighted sum of matched terms and entity keys (the store
 //!    reads only those postings), at most `recall_candidate_limit` of them.
-//!    The conversational neighbours of the best matches are read by source
-//!    reference (at most two per expanded match), and a query carrying an
-//!    embedding also reads the `embedding_scan_limit` newest records. So a
-//!    query reads a bounded number of records however large the scope is.
+//!    The conversational neighbours of the best matches are read in one more
+//!    `search` on their source-reference postings (`r=`, at most two records
+//!    per expanded match), and a query carrying an embedding also reads the
+//!    `embedding_scan_limit` newest records. So a query reads a bounded
+//!    number of records however large the scope is.
 //! 4. **Scoring** (`rank`), sorted by score, then id, then revision;
 //!    duplicates of a better-ranked text are set aside; the **admission
 //!    gate** decides what is usable; refused candidates are returned with
@@ -34,7 +35,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::api::Ctx;
 use crate::errors::invalid;
-use crate::index::{entity_term, entity_value_term, Doc};
+use crate::index::{entity_term, entity_value_term, source_term, Doc};
 use crate::model::filter;
 use crate::rank::{
     contextual_raw, event_time, evidence, score, Evidence, QueryEntity, QueryModel, QueryTerm,
@@ -201,9 +202,9 @@ fn line_weight(line: &str, agent_turn: f64) -> f64 {
 struct Analysed {
     /// term → (weighted frequency, first appearance)
     terms: BTreeMap<String, (f64, usize)>,
-    /// Entity postings asked for explicitly (`e:`).
+    /// Entity postings asked for explicitly (`e=`).
     explicit: Vec<String>,
-    /// Entity-value postings probed from names in the text (`ev:`).
+    /// Entity-value postings probed from names in the text (`v=`).
     probes: Vec<String>,
 }
 
@@ -463,8 +464,9 @@ fn best_lexical(candidates: &[Stored], evidence: &[Evidence]) -> Vec<usize> {
 
 /// Read the conversational neighbours of the best lexical matches that are
 /// not candidates yet: an answer often shares no word with the question
-/// its neighbouring turn asked. At most two reads per expanded match.
-/// Returns the neighbours and how many records the store handed back.
+/// its neighbouring turn asked. One indexed lookup by source-reference
+/// postings, at most two records per expanded match. Returns the
+/// neighbours and how many records the store handed back.
 fn fetch_neighbours(
     ctx: &Ctx,
     f: &Filter,
@@ -475,27 +477,33 @@ fn fetch_neighbours(
         .iter()
         .filter_map(|s| s.memory.provenance.source.reference.clone())
         .collect();
-    let mut out: Vec<Stored> = Vec::new();
-    let mut read = 0u32;
+    let mut expanded: Vec<&Memory> = Vec::new();
+    let mut wanted: Vec<WeightedTerm> = Vec::new();
     for i in best_lexical(candidates, evidence)
         .into_iter()
         .take(ctx.policy.rank.context_expand)
     {
         let m = &candidates[i].memory;
+        expanded.push(m);
         for r in neighbour_refs(m) {
-            if !known.insert(r.clone()) {
-                continue;
-            }
-            let mut nf = f.clone();
-            nf.source_ref = Some(r);
-            for s in ctx.store.find(&nf, 2)? {
-                read += 1;
-                if neighbours(m, &s.memory) {
-                    out.push(s);
-                }
+            if known.insert(r.clone()) {
+                wanted.push(WeightedTerm {
+                    term: source_term(&r),
+                    weight: 1.0,
+                });
             }
         }
     }
+    if wanted.is_empty() {
+        return Ok((Vec::new(), 0));
+    }
+    let limit = (2 * wanted.len()) as u32;
+    let found = ctx.store.search(f, &wanted, limit)?;
+    let read = found.len() as u32;
+    let out = found
+        .into_iter()
+        .filter(|s| expanded.iter().any(|m| neighbours(m, &s.memory)))
+        .collect();
     Ok((out, read))
 }
 

@@ -1145,10 +1145,22 @@ fn passports(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>)
                 i += 1;
                 continue;
             }
-            let e = run(text, i, alnum);
+            // Licence numbers come in hyphenated groups ("D1234-56789-01");
+            // a date ("2026-09-10") is no document number.
+            let mut e = run(text, i, |c| c.is_ascii_alphanumeric() || c == b'-');
+            while e > i && b(text, e - 1) == Some(b'-') {
+                e -= 1;
+            }
             let v = text.get(i..e).unwrap_or("");
             let digits = v.bytes().filter(u8::is_ascii_digit).count();
-            if (6..=10).contains(&v.len()) && digits >= 6 {
+            let groups: Vec<usize> = v.split('-').map(str::len).collect();
+            let date_like = groups == [4, 2, 2] || groups == [4, 2];
+            let fits = if groups.len() > 1 {
+                v.len() <= 24 && !date_like
+            } else {
+                (6..=10).contains(&v.len())
+            };
+            if fits && digits >= 6 {
                 out.push(finding(
                     "passport-number",
                     "passport number",

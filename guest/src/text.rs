@@ -2,16 +2,20 @@
 //!
 //! - Unicode-aware: words are runs of alphanumeric characters; fullwidth
 //!   ASCII is folded to ASCII and everything is lowercased.
-//! - CJK (Han, kana, hangul) runs become overlapping character bigrams (a
-//!   lone character stays a unigram): bigrams beat word segmentation on
-//!   Chinese recall and need no dictionary.
+//! - CJK (Han, kana, hangul) runs become overlapping character bigrams
+//!   (bigrams beat word segmentation on Chinese recall and need no
+//!   dictionary) plus the single characters (flagged `part`, weighted down
+//!   in queries) so 绘画 and 画画 still meet. Function characters (的, 了,
+//!   我, …) are no terms, and neither is a bigram holding one; a short list
+//!   of function words (什么, 因为, …) is dropped too.
 //! - English words lose stopwords and clitics (`Caroline's` → `caroline`)
 //!   and are Porter-stemmed (`crate::stem`).
 //! - Numbers and identifiers (`payment-service`, `v1.2.3`, `ERR_42`,
 //!   `10:30`) are kept whole and unstemmed; identifiers joined by `.-_/:`
 //!   are also split into their parts so `payment` finds `payment-service`.
 //!
-//! Every token carries a position so the ranker can reward proximity.
+//! Every token carries its position in the stream (an identifier's parts
+//! and a bigram's characters share it).
 
 /// One analysed token.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,172 +42,22 @@ pub fn is_cjk(c: char) -> bool {
 
 /// English stopwords (the NLTK list, clitic stems included, plus a few
 /// conversational fillers), sorted for binary search.
+#[rustfmt::skip]
 const STOPWORDS: &[&str] = &[
-    "a",
-    "about",
-    "above",
-    "after",
-    "again",
-    "against",
-    "ain",
-    "all",
-    "also",
-    "am",
-    "an",
-    "and",
-    "any",
-    "are",
-    "aren",
-    "as",
-    "at",
-    "be",
-    "because",
-    "been",
-    "before",
-    "being",
-    "below",
-    "between",
-    "both",
-    "but",
-    "by",
-    "can",
-    "could",
-    "couldn",
-    "d",
-    "did",
-    "didn",
-    "do",
-    "does",
-    "doesn",
-    "doing",
-    "don",
-    "down",
-    "during",
-    "each",
-    "few",
-    "for",
-    "from",
-    "further",
-    "had",
-    "hadn",
-    "has",
-    "hasn",
-    "have",
-    "haven",
-    "having",
-    "he",
-    "her",
-    "here",
-    "hers",
-    "herself",
-    "hey",
-    "hi",
-    "him",
-    "himself",
-    "his",
-    "how",
-    "i",
-    "if",
-    "in",
-    "into",
-    "is",
-    "isn",
-    "it",
-    "its",
-    "itself",
-    "just",
-    "ll",
-    "m",
-    "ma",
-    "me",
-    "might",
-    "mightn",
-    "more",
-    "most",
-    "must",
-    "mustn",
-    "my",
-    "myself",
-    "needn",
-    "no",
-    "nor",
-    "not",
-    "now",
-    "o",
-    "of",
-    "off",
-    "oh",
-    "ok",
-    "okay",
-    "on",
-    "once",
-    "only",
-    "or",
-    "other",
-    "our",
-    "ours",
-    "ourselves",
-    "out",
-    "over",
-    "own",
-    "re",
-    "s",
-    "same",
-    "shall",
-    "shan",
-    "she",
-    "should",
-    "shouldn",
-    "so",
-    "some",
-    "such",
-    "t",
-    "than",
-    "that",
-    "the",
-    "their",
-    "theirs",
-    "them",
-    "themselves",
-    "then",
-    "there",
-    "these",
-    "they",
-    "this",
-    "those",
-    "through",
-    "to",
-    "too",
-    "under",
-    "until",
-    "up",
-    "ve",
-    "very",
-    "was",
-    "wasn",
-    "we",
-    "were",
-    "weren",
-    "what",
-    "when",
-    "where",
-    "which",
-    "while",
-    "who",
-    "whom",
-    "why",
-    "will",
-    "with",
-    "won",
-    "would",
-    "wouldn",
-    "y",
-    "yeah",
-    "yes",
-    "you",
-    "your",
-    "yours",
-    "yourself",
+    "a", "about", "above", "after", "again", "against", "ain", "all", "also", "am", "an", "and",
+    "any", "are", "aren", "as", "at", "be", "because", "been", "before", "being", "below",
+    "between", "both", "but", "by", "can", "could", "couldn", "d", "did", "didn", "do", "does",
+    "doesn", "doing", "don", "down", "during", "each", "few", "for", "from", "further", "had",
+    "hadn", "has", "hasn", "have", "haven", "having", "he", "her", "here", "hers", "herself",
+    "hey", "hi", "him", "himself", "his", "how", "i", "if", "in", "into", "is", "isn", "it", "its",
+    "itself", "just", "ll", "m", "ma", "me", "might", "mightn", "more", "most", "must", "mustn",
+    "my", "myself", "needn", "no", "nor", "not", "now", "o", "of", "off", "oh", "ok", "okay", "on",
+    "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "re", "s",
+    "same", "shall", "shan", "she", "should", "shouldn", "so", "some", "such", "t", "than", "that",
+    "the", "their", "theirs", "them", "themselves", "then", "there", "these", "they", "this",
+    "those", "through", "to", "too", "under", "until", "up", "ve", "very", "was", "wasn", "we",
+    "were", "weren", "what", "when", "where", "which", "while", "who", "whom", "why", "will",
+    "with", "won", "would", "wouldn", "y", "yeah", "yes", "you", "your", "yours", "yourself",
     "yourselves",
 ];
 
@@ -322,15 +176,12 @@ impl Analyzer {
     }
 }
 
-/// Chinese function characters: never terms on their own.
+/// Chinese function characters (pronouns, particles, copulas): never terms,
+/// nor is a bigram that holds one.
 const CJK_STOP_CHARS: &[char] = &[
     '一', '不', '个', '也', '了', '他', '们', '你', '吗', '吧', '呀', '呢', '和', '哈', '哦', '啊',
-    '啦', '嗯', '在', '她', '它', '就', '很', '我', '是', '有', '的', '着', '还', '这', '那', '都',
-];
-
-/// Sentence particles: a bigram holding one is never a word.
-const CJK_PARTICLES: &[char] = &[
-    '吗', '吧', '呀', '呢', '哈', '哦', '啊', '啦', '嗯', '嘛', '的',
+    '啦', '嗯', '嘛', '在', '她', '它', '就', '很', '我', '是', '有', '的', '着', '还', '这', '那',
+    '都',
 ];
 
 /// Chinese function words without a function character (conjunctions,
@@ -344,12 +195,10 @@ fn is_cjk_stop_char(c: char) -> bool {
     CJK_STOP_CHARS.binary_search(&c).is_ok()
 }
 
-/// A bigram holding a function character or particle (你知, 的猫, 很好) is
-/// no word; the content character still counts as a unigram.
+/// A bigram holding a function character (你知, 的猫, 很好) is no word; the
+/// content character still counts as a unigram.
 fn is_cjk_stop_bigram(b: &str) -> bool {
-    b.chars()
-        .any(|c| is_cjk_stop_char(c) || CJK_PARTICLES.contains(&c))
-        || CJK_STOP_BIGRAMS.binary_search(&b).is_ok()
+    b.chars().any(is_cjk_stop_char) || CJK_STOP_BIGRAMS.binary_search(&b).is_ok()
 }
 
 /// Analyse a text into positioned tokens.

@@ -60,6 +60,7 @@ const MIGRATIONS: &[&str] = &[
     ) WHERE status = 'active' AND kind = 'semantic';
     CREATE INDEX memories_scope ON memories (tenant, user, project, status);
     CREATE INDEX memories_key ON memories (tenant, subject, predicate);
+    CREATE INDEX memories_source ON memories (tenant, source_ref);
     -- Postings carry the hard-filter columns of their memory, so term
     -- statistics and candidate search filter inside the index without
     -- joining every posting to its memory.
@@ -109,6 +110,15 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (tenant, fingerprint, length)
     );
     "#,
+    // 2: a covering index for the hard filter, so `stats` counts the
+    // documents of a scope (and `find` filters) from the index alone instead
+    // of visiting every row of the scope (`engram bench`: 240 ms → 50 ms per
+    // recall at 100k memories).
+    r#"
+    CREATE INDEX memories_filter ON memories (
+        tenant, status, user, project, thread, agent, kind, sensitivity, valid_from, valid_to, length
+    );
+    "#,
 ];
 
 pub struct SqliteStore {
@@ -152,9 +162,13 @@ impl SqliteStore {
     fn init(conn: Connection) -> Result<Self, StoreError> {
         conn.busy_timeout(Duration::from_secs(30))
             .map_err(backend_err)?;
+        // A 64 MiB page cache and no mmap: with a 1 GiB mmap every page a
+        // scan touched stayed in the process's RSS (373 MiB of file-backed
+        // RSS at 100k memories in `engram bench`); reads now go through the
+        // OS page cache at no measurable cost.
         conn.execute_batch(
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;
-             PRAGMA cache_size = -131072; PRAGMA mmap_size = 1073741824; PRAGMA temp_store = MEMORY;",
+             PRAGMA cache_size = -65536; PRAGMA mmap_size = 0; PRAGMA temp_store = MEMORY;",
         )
         .map_err(backend_err)?;
         let mut s = SqliteStore {
@@ -244,6 +258,87 @@ impl SqliteStore {
         }
         self.reads += out.len() as u64;
         Ok(out)
+    }
+}
+
+impl SqliteStore {
+    /// Candidate search when the filter lives entirely in the postings:
+    /// read each term's postings under the filter, sum the weights per
+    /// record in a hash map, keep the `limit` best (score, then rid), and
+    /// only then load those records. The same result as a SQL
+    /// `GROUP BY … ORDER BY … LIMIT`, without its two temporary B-trees over
+    /// every matched posting (`engram bench`: ~4× faster at 100k memories).
+    fn search_postings(
+        &mut self,
+        filter: &Filter,
+        terms: &[WeightedTerm],
+        limit: u32,
+    ) -> Result<Vec<Stored>, StoreError> {
+        let (pw, fargs) = where_clause_on("p", filter);
+        let mut scores: std::collections::HashMap<i64, f64> = std::collections::HashMap::new();
+        {
+            let mut stmt = self
+                .conn
+                .prepare_cached(&format!(
+                    "SELECT p.rid FROM postings p WHERE p.term = ? AND {pw}"
+                ))
+                .map_err(backend_err)?;
+            for t in terms {
+                let mut a: Vec<&dyn ToSql> = vec![&t.term];
+                a.extend(fargs.iter().map(|b| b.as_ref()));
+                let mut rows = stmt.query(params_from_iter(a)).map_err(backend_err)?;
+                while let Some(row) = rows.next().map_err(backend_err)? {
+                    let rid: i64 = row.get(0).map_err(backend_err)?;
+                    *scores.entry(rid).or_insert(0.0) += t.weight;
+                }
+            }
+        }
+        let mut hits: Vec<(i64, f64)> = scores.into_iter().collect();
+        let by_score = |a: &(i64, f64), b: &(i64, f64)| {
+            b.1.partial_cmp(&a.1)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(a.0.cmp(&b.0))
+        };
+        let limit = limit as usize;
+        if hits.len() > limit {
+            hits.select_nth_unstable_by(limit, by_score);
+            hits.truncate(limit);
+        }
+        let mut out: Vec<(f64, Stored)> = Vec::with_capacity(hits.len());
+        {
+            let mut stmt = self
+                .conn
+                .prepare_cached(&format!("{SELECT_STORED} WHERE m.rid = ?"))
+                .map_err(backend_err)?;
+            for (rid, score) in hits {
+                let row = stmt
+                    .query_row([rid], |r| {
+                        Ok((
+                            r.get::<_, String>(0)?,
+                            r.get::<_, i64>(1)?,
+                            r.get::<_, i64>(2)?,
+                            r.get::<_, i64>(3)?,
+                            r.get::<_, Option<i64>>(4)?,
+                        ))
+                    })
+                    .optional()
+                    .map_err(backend_err)?;
+                if let Some((body, etag, length, access, last)) = row {
+                    out.push((
+                        score,
+                        Self::row_to_stored(body, etag, length, access, last, 0)?,
+                    ));
+                }
+            }
+        }
+        out.sort_by(|a, b| {
+            b.0.partial_cmp(&a.0)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then_with(|| a.1.memory.id.cmp(&b.1.memory.id))
+                .then_with(|| a.1.memory.revision.cmp(&b.1.memory.revision))
+        });
+        self.reads += out.len() as u64;
+        Ok(out.into_iter().map(|(_, s)| s).collect())
     }
 }
 
@@ -555,39 +650,26 @@ impl Backend for SqliteStore {
         if terms.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
+        if !needs_memory_columns(filter) {
+            return self.search_postings(filter, terms, limit);
+        }
         let values = vec!["(?, ?)"; terms.len()].join(", ");
         let mut args: Vec<Box<dyn ToSql>> = Vec::new();
         for t in terms {
             args.push(Box::new(t.term.clone()));
             args.push(Box::new(t.weight));
         }
-        let sql = if needs_memory_columns(filter) {
-            let (w, fargs) = where_clause(filter);
-            args.extend(fargs);
-            format!(
-                "WITH q(term, weight) AS (VALUES {values}),
-                      hits AS (SELECT p.rid AS rid, sum(q.weight) AS score FROM q JOIN postings p ON p.term = q.term GROUP BY p.rid)
-                 SELECT m.body, m.etag, m.length, m.access_count, m.last_access
-                 FROM hits h JOIN memories m ON m.rid = h.rid
-                 WHERE {w}
-                 ORDER BY h.score DESC, m.id, m.revision
-                 LIMIT ?"
-            )
-        } else {
-            // Score inside the postings index; join only the winners.
-            let (pw, fargs) = where_clause_on("p", filter);
-            args.extend(fargs);
-            format!(
-                "WITH q(term, weight) AS (VALUES {values}),
-                      hits AS (SELECT p.rid AS rid, sum(q.weight) AS score
-                               FROM q JOIN postings p ON p.term = q.term
-                               WHERE {pw}
-                               GROUP BY p.rid ORDER BY score DESC, p.rid LIMIT ?)
-                 SELECT m.body, m.etag, m.length, m.access_count, m.last_access
-                 FROM hits h JOIN memories m ON m.rid = h.rid
-                 ORDER BY h.score DESC, m.id, m.revision"
-            )
-        };
+        let (w, fargs) = where_clause(filter);
+        args.extend(fargs);
+        let sql = format!(
+            "WITH q(term, weight) AS (VALUES {values}),
+                  hits AS (SELECT p.rid AS rid, sum(q.weight) AS score FROM q JOIN postings p ON p.term = q.term GROUP BY p.rid)
+             SELECT m.body, m.etag, m.length, m.access_count, m.last_access
+             FROM hits h JOIN memories m ON m.rid = h.rid
+             WHERE {w}
+             ORDER BY h.score DESC, m.id, m.revision
+             LIMIT ?"
+        );
         args.push(Box::new(limit as i64));
         self.query_stored(&sql, &args)
     }
