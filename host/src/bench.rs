@@ -80,12 +80,19 @@ pub struct BenchArgs {
     /// removed afterwards).
     #[arg(long)]
     pub dir: Option<PathBuf>,
+    /// Leave out phases (for profiling one of them): remember, pack, ratio.
+    /// Their fields are then null.
+    #[arg(long, value_delimiter = ',')]
+    pub skip: Vec<String>,
 }
 
 /// The effective plan of a run.
 #[derive(Debug, Clone)]
 struct Plan {
     quick: bool,
+    remember: bool,
+    pack: bool,
+    ratio: bool,
     seed: u64,
     sizes: Vec<u64>,
     batched: u64,
@@ -124,8 +131,12 @@ impl Plan {
             .iter()
             .min_by_key(|&&n| n.abs_diff(mid_size))
             .expect("sizes is not empty");
+        let skip = |p: &str| a.skip.iter().any(|s| s.trim() == p);
         Plan {
             quick: q,
+            remember: !skip("remember"),
+            pack: !skip("pack"),
+            ratio: !skip("ratio"),
             seed: a.seed,
             sizes,
             batched: a.batched.unwrap_or(if q { 2000 } else { 20_000 }),
@@ -175,6 +186,22 @@ fn sorted(mut v: Vec<f64>) -> Vec<f64> {
     v
 }
 
+/// CPU time of the calling thread, in µs: the benchmark's work (SQLite and
+/// wasmtime run on the calling thread) without the time spent waiting for a
+/// core, which wall time includes on a loaded machine.
+fn thread_cpu_us() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid out-pointer for clock_gettime.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return 0.0;
+    }
+    ts.tv_sec as f64 * 1e6 + ts.tv_nsec as f64 / 1e3
+}
+
 fn us(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
 }
@@ -213,6 +240,33 @@ fn loadavg() -> Value {
         .filter_map(|x| x.parse().ok())
         .collect();
     json!(v)
+}
+
+/// Store time per method between two snapshots: calls and µs per unit of work.
+fn store_breakdown(
+    before: &[(&'static str, u64, u64)],
+    after: &[(&'static str, u64, u64)],
+    units: u64,
+) -> Value {
+    let mut out = serde_json::Map::new();
+    for (m, c, ns) in after {
+        let (c0, ns0) = before
+            .iter()
+            .find(|(b, _, _)| b == m)
+            .map(|(_, c, n)| (*c, *n))
+            .unwrap_or((0, 0));
+        if *c > c0 {
+            let u = units.max(1) as f64;
+            out.insert(
+                m.to_string(),
+                json!({
+                    "calls": round((c - c0) as f64 / u, 2),
+                    "us": round((ns - ns0) as f64 / 1e3 / u, 1),
+                }),
+            );
+        }
+    }
+    Value::Object(out)
 }
 
 /// The scratch directory: removed on drop unless the user chose it.
@@ -302,8 +356,8 @@ pub fn run(cli: &Cli, args: &BenchArgs, out: &mut dyn Write) -> Result<(), Failu
     note(format!(
         "plan: sizes {:?}, {} batched + {} single remembers, {} queries per size, seed {}{}; scratch {}",
         plan.sizes,
-        plan.batched,
-        plan.single,
+        if plan.remember { plan.batched } else { 0 },
+        if plan.remember { plan.single } else { 0 },
         plan.queries,
         plan.seed,
         if plan.quick { " (quick)" } else { "" },
@@ -311,7 +365,15 @@ pub fn run(cli: &Cli, args: &BenchArgs, out: &mut dyn Write) -> Result<(), Failu
     ));
 
     let startup = startup(cli, &plan, limits)?;
-    let remember = remember_throughput(cli, &plan, &scratch, limits)?;
+    let remember = if plan.remember {
+        remember_throughput(cli, &plan, &scratch, limits)?
+    } else {
+        Remember {
+            batched_per_s: None,
+            single_per_s: None,
+            details: Value::Null,
+        }
+    };
     let scale = recall_at_scale(cli, &plan, &scratch, limits)?;
 
     let mut result = json!({
@@ -320,12 +382,12 @@ pub fn run(cli: &Cli, args: &BenchArgs, out: &mut dyn Write) -> Result<(), Failu
         "deserialize_us": round(startup.deserialize_us, 1),
         "instantiate_us": round(startup.instantiate_us, 1),
         "remember_per_s": {
-            "batched": round(remember.batched_per_s, 0),
-            "single": round(remember.single_per_s, 0),
+            "batched": remember.batched_per_s.map(|x| round(x, 0)),
+            "single": remember.single_per_s.map(|x| round(x, 0)),
         },
         "recall": scale.recall,
-        "pack_p50_us": round(scale.pack_p50_us, 1),
-        "wasm_native_ratio": round(scale.ratio, 3),
+        "pack_p50_us": scale.pack_p50_us.map(|x| round(x, 1)),
+        "wasm_native_ratio": scale.ratio.map(|x| round(x, 3)),
         "host_rss_mb": round(scale.rss_mb, 1),
     });
     let details = json!({
@@ -490,8 +552,8 @@ fn startup(cli: &Cli, plan: &Plan, limits: Limits) -> Result<Startup, Failure> {
 // ------------------------------------------------------------------ remember
 
 struct Remember {
-    batched_per_s: f64,
-    single_per_s: f64,
+    batched_per_s: Option<f64>,
+    single_per_s: Option<f64>,
     details: Value,
 }
 
@@ -540,6 +602,7 @@ fn remember_throughput(
     let (mut engram, time) = open_engram(cli, &scratch.db("remember-batched"), limits)?;
     let mut tally = Tally::default();
     let mut busy = Duration::ZERO;
+    let mut cpu_us = 0.0;
     let mut i = 0u64;
     let mut next_note = plan.batched / 5;
     while i < plan.batched {
@@ -550,9 +613,11 @@ fn remember_throughput(
         // Writes are spread over time, as a live agent's are (per-scope
         // write-rate limits are counted per minute).
         advance(&mut engram, 61_000);
+        let c0 = thread_cpu_us();
         let t = Instant::now();
         let decisions = engram.remember(principal.clone(), chunk)?;
         busy += t.elapsed();
+        cpu_us += thread_cpu_us() - c0;
         decisions.iter().for_each(|d| tally.add(d));
         i += n;
         if i >= next_note && i < plan.batched {
@@ -561,8 +626,14 @@ fn remember_throughput(
         }
     }
     let batched_per_s = plan.batched as f64 / busy.as_secs_f64().max(1e-9);
+    let batched_per_cpu_s = plan.batched as f64 / (cpu_us / 1e6).max(1e-9);
     let batched_store_share = time.ns() as f64 / busy.as_nanos().max(1) as f64;
     let batched_tally = tally.json();
+    let batched_store = store_breakdown(
+        &[],
+        &time.per_method(),
+        plan.batched.div_ceil(plan.batch_size),
+    );
     drop(engram);
 
     // Single: one call, one transaction, per candidate.
@@ -574,35 +645,44 @@ fn remember_throughput(
     let mut tally = Tally::default();
     let mut lat = Vec::with_capacity(plan.single as usize);
     let mut busy = Duration::ZERO;
+    let mut cpu_us = 0.0;
     for k in 0..plan.single {
         let c = workload::candidate(plan.seed, k);
         advance(&mut engram, 250);
+        let c0 = thread_cpu_us();
         let t = Instant::now();
         let decisions = engram.remember(principal.clone(), vec![c])?;
         let d = t.elapsed();
+        cpu_us += thread_cpu_us() - c0;
         busy += d;
         lat.push(us(d));
         decisions.iter().for_each(|d| tally.add(d));
     }
     let single_per_s = plan.single as f64 / busy.as_secs_f64().max(1e-9);
+    let single_per_cpu_s = plan.single as f64 / (cpu_us / 1e6).max(1e-9);
     let single_store_share = time.ns() as f64 / busy.as_nanos().max(1) as f64;
+    let single_store = store_breakdown(&[], &time.per_method(), plan.single);
     let lat = sorted(lat);
     Ok(Remember {
-        batched_per_s,
-        single_per_s,
+        batched_per_s: Some(batched_per_s),
+        single_per_s: Some(single_per_s),
         details: json!({
             "batched": {
                 "candidates": plan.batched,
                 "per_call": plan.batch_size,
                 "seconds": round(plan.batched as f64 / batched_per_s, 3),
+                "per_cpu_s": round(batched_per_cpu_s, 0),
                 "store_share": round(batched_store_share, 3),
+                "store_per_call": batched_store,
                 "outcomes": batched_tally,
             },
             "single": {
                 "candidates": plan.single,
                 "p50_us": round(pct(&lat, 0.5), 1),
                 "p95_us": round(pct(&lat, 0.95), 1),
+                "per_cpu_s": round(single_per_cpu_s, 0),
                 "store_share": round(single_store_share, 3),
+                "store_per_call": single_store,
                 "outcomes": tally.json(),
             },
         }),
@@ -613,20 +693,53 @@ fn remember_throughput(
 
 struct Scale {
     recall: Value,
-    pack_p50_us: f64,
+    pack_p50_us: Option<f64>,
     pack_details: Value,
-    ratio: f64,
+    ratio: Option<f64>,
     ratio_details: Value,
     rss_mb: f64,
     memory_details: Value,
 }
 
-/// Row counts of the corpus, straight from the database file.
-fn corpus_counts(path: &Path) -> Value {
+/// The hard filter a recall in the corpus's scope pushes down at `now`.
+fn recall_filter(now: w::Datetime) -> w::Filter {
+    w::Filter {
+        scope: workload::scope(workload::TENANT, workload::USER),
+        scope_match: w::ScopeMatch::Visible,
+        kinds: Vec::new(),
+        statuses: vec![w::Status::Active, w::Status::Conflicted],
+        valid_at: Some(now),
+        sensitivity_max: Some(w::Sensitivity::Personal),
+        subject: None,
+        predicate: None,
+        condition: None,
+        source_ref: None,
+        exclude_archived: true,
+    }
+}
+
+/// Row counts of the corpus, straight from the database file, and the
+/// store's document count for a recall (kept by triggers) next to a direct
+/// count of the same rows: they must agree.
+fn corpus_counts(path: &Path, now: w::Datetime) -> Value {
     let Ok(conn) = rusqlite::Connection::open(path) else {
         return Value::Null;
     };
     let q = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap_or(-1) };
+    let direct: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM memories WHERE tenant = ?1 AND (user IS NULL OR user = ?2)
+             AND project IS NULL AND thread IS NULL AND agent IS NULL
+             AND status IN ('active', 'conflicted') AND sensitivity <= 2
+             AND (valid_from IS NULL OR valid_from <= ?3) AND (valid_to IS NULL OR valid_to > ?3)",
+            rusqlite::params![workload::TENANT, workload::USER, now.epoch_ms],
+            |r| r.get(0),
+        )
+        .unwrap_or(-1);
+    let via_stats = SqliteStore::open(path)
+        .and_then(|mut s| s.stats(&recall_filter(now), &[]))
+        .map(|t| t.documents as i64)
+        .unwrap_or(-1);
     let mut by_status = serde_json::Map::new();
     if let Ok(mut st) =
         conn.prepare("SELECT status, count(*) FROM memories GROUP BY status ORDER BY status")
@@ -647,6 +760,8 @@ fn corpus_counts(path: &Path) -> Value {
         "max_revision": q("SELECT ifnull(max(revision), 0) FROM memories"),
         "postings": q("SELECT count(*) FROM postings"),
         "by_status": by_status,
+        "live_documents": direct,
+        "live_documents_via_stats": via_stats,
         "db_mb": round(bytes as f64 / (1 << 20) as f64, 1),
     })
 }
@@ -663,8 +778,8 @@ fn recall_at_scale(
     let mut built = 0u64;
     let mut revised = 0u64;
     let mut rows = Vec::new();
-    let mut pack = (0.0, Value::Null);
-    let mut ratio = (0.0, Value::Null);
+    let mut pack = (None, Value::Null);
+    let mut ratio = (None, Value::Null);
     let mut import_s = 0.0;
     let mut q_next = 0u64;
     for &size in &plan.sizes {
@@ -698,7 +813,7 @@ fn recall_at_scale(
             engram.remember(principal.clone(), cands)?;
             revised += n;
         }
-        let counts = corpus_counts(&path);
+        let counts = corpus_counts(&path, engram.clock.now());
 
         // Timed queries, one per call.
         note(format!("recall: {} queries at {size}", plan.queries));
@@ -711,15 +826,19 @@ fn recall_at_scale(
         let mut lat = Vec::with_capacity(plan.queries as usize);
         let mut store_ns = Vec::with_capacity(plan.queries as usize);
         let mut cands = Vec::with_capacity(plan.queries as usize);
+        let mut cpu = Vec::with_capacity(plan.queries as usize);
         let mut empty = 0u64;
         let reads0 = engram.records_read();
+        let per0 = time.per_method();
         for _ in 0..plan.queries {
             let q = workload::query(plan.seed, q_next);
             q_next += 1;
             let s0 = time.ns();
+            let c0 = thread_cpu_us();
             let t = Instant::now();
             let r = engram.recall(principal.clone(), vec![q])?;
             lat.push(us(t.elapsed()));
+            cpu.push(thread_cpu_us() - c0);
             store_ns.push((time.ns() - s0) as f64 / 1e3);
             let r = r
                 .into_iter()
@@ -731,9 +850,11 @@ fn recall_at_scale(
             cands.push(r.candidates_read as f64);
         }
         let reads = engram.records_read() - reads0;
+        let per_query = store_breakdown(&per0, &time.per_method(), plan.queries);
         let lat = sorted(lat);
         let store_ns = sorted(store_ns);
         let cands = sorted(cands);
+        let cpu = sorted(cpu);
         rows.push(json!({
             "memories": size,
             "p50_us": round(pct(&lat, 0.5), 1),
@@ -741,7 +862,10 @@ fn recall_at_scale(
             "candidates_read": pct(&cands, 0.5) as u64,
             "candidates_read_max": pct(&cands, 1.0) as u64,
             "records_read_per_query": round(reads as f64 / plan.queries as f64, 1),
+            "cpu_p50_us": round(pct(&cpu, 0.5), 1),
+            "cpu_p95_us": round(pct(&cpu, 0.95), 1),
             "store_p50_us": round(pct(&store_ns, 0.5), 1),
+            "store_per_query": per_query,
             "queries": plan.queries,
             "queries_without_results": empty,
             "corpus": counts,
@@ -752,9 +876,13 @@ fn recall_at_scale(
             pct(&lat, 0.95)
         ));
 
-        if size == plan.mid_size {
-            pack = pack_bench(&mut engram, plan, size)?;
-            ratio = wasm_native(&engram, plan, &path)?;
+        if size == plan.mid_size && plan.pack {
+            let (p50, d) = pack_bench(&mut engram, plan, size)?;
+            pack = (Some(p50), d);
+        }
+        if size == plan.mid_size && plan.ratio {
+            let (r, d) = wasm_native(&engram, plan, &path)?;
+            ratio = (Some(r), d);
         }
     }
     let memory = proc_status_mb();

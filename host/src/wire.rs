@@ -313,6 +313,21 @@ pub enum PayloadJson {
         #[serde(default)]
         condition: Option<String>,
     },
+    // Before `Episodic`, whose fields are all optional and would accept a
+    // procedural body (untagged variants are tried in order).
+    Procedural {
+        goal: String,
+        #[serde(default)]
+        preconditions: Vec<String>,
+        #[serde(default)]
+        steps: Vec<Step>,
+        #[serde(default)]
+        guards: Vec<String>,
+        #[serde(default)]
+        recovery: Vec<String>,
+        #[serde(default)]
+        authority: Option<String>,
+    },
     Episodic {
         occurred_at: Option<Time>,
         #[serde(default)]
@@ -327,19 +342,6 @@ pub enum PayloadJson {
         outcome: Option<String>,
         #[serde(default)]
         success: Option<bool>,
-    },
-    Procedural {
-        goal: String,
-        #[serde(default)]
-        preconditions: Vec<String>,
-        #[serde(default)]
-        steps: Vec<Step>,
-        #[serde(default)]
-        guards: Vec<String>,
-        #[serde(default)]
-        recovery: Vec<String>,
-        #[serde(default)]
-        authority: Option<String>,
     },
 }
 
@@ -458,8 +460,8 @@ impl From<w::Memory> for MemoryJson {
 
 impl From<MemoryJson> for w::Memory {
     fn from(m: MemoryJson) -> Self {
-        // The payload variant follows the envelope's kind: an untagged
-        // payload could otherwise be read back as the wrong variant.
+        // The variant was chosen when parsing (`PayloadJson` lists the
+        // variants most specific first).
         let payload = match (m.kind, m.payload) {
             (
                 _,
@@ -827,4 +829,36 @@ pub fn sweep_json(r: &w::SweepReport) -> Value {
         "expired": r.expired, "archived": r.archived,
         "inferences_expired": r.inferences_expired, "examined": r.examined,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_payload_kind_round_trips_through_json() {
+        let bodies = [
+            r#"{"subject":"s","predicate":"p","object":"o","condition":null}"#,
+            r#"{"goal":"release","steps":[{"id":"1","action":"back up","required":true,"side_effect":false}]}"#,
+            r#"{"occurred_at":"2026-08-31T23:00:00+08:00","success":false}"#,
+        ];
+        let parsed: Vec<PayloadJson> = bodies
+            .iter()
+            .map(|b| serde_json::from_str(b).unwrap())
+            .collect();
+        assert!(matches!(parsed[0], PayloadJson::Semantic { .. }));
+        assert!(matches!(&parsed[1], PayloadJson::Procedural { steps, .. } if steps.len() == 1));
+        assert!(matches!(
+            parsed[2],
+            PayloadJson::Episodic {
+                success: Some(false),
+                ..
+            }
+        ));
+        for p in parsed {
+            let again: PayloadJson =
+                serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
+            assert_eq!(again, p);
+        }
+    }
 }

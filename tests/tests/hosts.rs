@@ -67,6 +67,8 @@ fn shared() -> &'static Shared {
         let t = Instant::now();
         let rust = run_rust(&scenario, &wasm);
         eprintln!("hosts: rust ran the scenario in {:.2?}", t.elapsed());
+        // Kept beside the other hosts' outputs for inspecting a divergence.
+        let _ = std::fs::write(work.join("rust.json"), format!("{rust:#}\n"));
         Shared {
             wasm,
             scenario_path,
@@ -120,8 +122,12 @@ fn resolve_ids(v: &Value, ids: &HashMap<String, String>) -> Value {
     }
 }
 
-fn parse<T: serde::de::DeserializeOwned>(v: &Value, what: &str) -> T {
-    serde_json::from_value(v.clone()).unwrap_or_else(|e| panic!("scenario: bad {what}: {e}"))
+/// A scenario field as a wire type, or a panic naming it.
+macro_rules! parse {
+    ($v:expr, $what:expr) => {
+        serde_json::from_value(($v).clone())
+            .unwrap_or_else(|e| panic!("scenario: bad {}: {e}", $what))
+    };
 }
 
 fn principal_of(v: &Value) -> w::Principal {
@@ -176,7 +182,7 @@ fn run_rust(scenario: &Value, wasm: &Path) -> Value {
         let op = step["op"].as_str().expect("step op");
         let result: Result<Value, Error> = match op {
             "remember" | "classify" => {
-                let cands: Vec<wire::CandidateIn> = parse(&s["candidates"], "candidates");
+                let cands: Vec<wire::CandidateIn> = parse!(&s["candidates"], "candidates");
                 let cands = cands.into_iter().map(Into::into).collect();
                 let r = if op == "remember" {
                     engram.remember(p, cands)
@@ -195,7 +201,7 @@ fn run_rust(scenario: &Value, wasm: &Path) -> Value {
                 })
             }
             "import" => {
-                let recs: Vec<wire::ImportIn> = parse(&s["records"], "records");
+                let recs: Vec<wire::ImportIn> = parse!(&s["records"], "records");
                 engram
                     .import(p, recs.into_iter().map(Into::into).collect())
                     .map(|rs| {
@@ -210,17 +216,17 @@ fn run_rust(scenario: &Value, wasm: &Path) -> Value {
                     })
             }
             "recall" => {
-                let qs: Vec<wire::QueryIn> = parse(&s["queries"], "queries");
+                let qs: Vec<wire::QueryIn> = parse!(&s["queries"], "queries");
                 engram
                     .recall(p, qs.into_iter().map(Into::into).collect())
                     .map(|rs| Value::Array(rs.iter().map(wire::recall_json).collect()))
             }
             "pack" => {
-                let req: wire::PackIn = parse(&s["request"], "pack request");
+                let req: wire::PackIn = parse!(&s["request"], "pack request");
                 engram.pack(p, req.into()).map(|x| wire::packed_json(&x))
             }
             "forget" => {
-                let sels: Vec<wire::ForgetIn> = parse(&s["selectors"], "selectors");
+                let sels: Vec<wire::ForgetIn> = parse!(&s["selectors"], "selectors");
                 let sels = sels
                     .into_iter()
                     .map(|f| {
@@ -231,14 +237,14 @@ fn run_rust(scenario: &Value, wasm: &Path) -> Value {
                 engram.forget(p, sels).map(|r| wire::forget_json(&r))
             }
             "sweep" => {
-                let scope: wire::Scope = parse(&s["scope"], "scope");
+                let scope: wire::Scope = parse!(&s["scope"], "scope");
                 engram.sweep(p, scope.into()).map(|r| wire::sweep_json(&r))
             }
             "list" => {
-                let scope: wire::Scope = parse(&s["scope"], "scope");
+                let scope: wire::Scope = parse!(&s["scope"], "scope");
                 let statuses: Vec<wire::Status> = s
                     .get("statuses")
-                    .map(|v| parse(v, "statuses"))
+                    .map(|v| parse!(v, "statuses"))
                     .unwrap_or_default();
                 engram
                     .list(
@@ -707,6 +713,33 @@ fn python_conformance(store: &str) -> Value {
 
 // ---------------------------------------------------------------- tests
 
+/// A fresh database file for one host's run.
+fn fresh_db(name: &str) -> PathBuf {
+    let db = work_dir().join(name);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    db
+}
+
+/// The Node host's run on a SQLite file: (output, file).
+fn node_on_sqlite() -> &'static (Value, PathBuf) {
+    static RUN: OnceLock<(Value, PathBuf)> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let db = fresh_db("node.db");
+        (node_conformance(&format!("sqlite:{}", db.display())), db)
+    })
+}
+
+/// The Python host's run on a SQLite file: (output, file).
+fn python_on_sqlite() -> &'static (Value, PathBuf) {
+    static RUN: OnceLock<(Value, PathBuf)> = OnceLock::new();
+    RUN.get_or_init(|| {
+        let db = fresh_db("python.db");
+        (python_conformance(&format!("sqlite:{}", db.display())), db)
+    })
+}
+
 #[test]
 fn node_host_matches_the_rust_host_with_its_memory_store() {
     assert_same_as_rust("Node (MemoryStore)", &node_conformance("memory"));
@@ -714,22 +747,66 @@ fn node_host_matches_the_rust_host_with_its_memory_store() {
 
 #[test]
 fn node_host_matches_the_rust_host_with_its_sqlite_store() {
-    let db = work_dir().join("node.db");
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
-    }
-    let output = node_conformance(&format!("sqlite:{}", db.display()));
-    assert_same_as_rust("Node (SqliteStore)", &output);
+    assert_same_as_rust("Node (SqliteStore)", &node_on_sqlite().0);
 }
 
 #[test]
 fn python_host_matches_the_rust_host() {
-    let db = work_dir().join("python.db");
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    assert_same_as_rust("Python (SqliteStore)", &python_on_sqlite().0);
+}
+
+/// The Node and Python SQLite stores use the Rust host's schema and row
+/// format: the Rust host opens the files they wrote and lists the same
+/// memories they listed at the end of the scenario.
+#[test]
+fn sqlite_files_written_by_node_and_python_open_in_the_rust_host() {
+    const STEP: &str = "list: everything visible tenant-wide";
+    let scenario = &shared().scenario;
+    let scope: wire::Scope = parse!(
+        &scenario["steps"]
+            .as_array()
+            .and_then(|s| s.iter().find(|x| x["name"] == STEP))
+            .expect("the scenario lists the tenant")["scope"],
+        "scope"
+    );
+    for (host, (output, db)) in [("Node", node_on_sqlite()), ("Python", python_on_sqlite())] {
+        let listed = output["steps"]
+            .as_array()
+            .and_then(|s| s.iter().find(|x| x["name"] == STEP))
+            .unwrap_or_else(|| panic!("{host} output has no {STEP:?} step"));
+        let mut engram = Engram::open(
+            &db.display().to_string(),
+            Options {
+                component: Some(shared().wasm.clone()),
+                now: Some(instant(&scenario["now"])),
+                ..Options::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("the Rust host cannot open the database {host} wrote: {e}"));
+        let memories = engram
+            .list(
+                principal_of(&scenario["principal"]),
+                scope.clone().into(),
+                Vec::new(),
+            )
+            .unwrap_or_else(|e| panic!("the Rust host cannot list the database {host} wrote: {e}"));
+        let ours = normalise(Value::Array(
+            memories.iter().map(wire::memory_json).collect(),
+        ));
+        let mut diffs = Vec::new();
+        differences(&ours, &listed["ok"], "", &mut diffs);
+        assert!(
+            diffs.is_empty(),
+            "the Rust host reads {} (written by {host}) differently from {host}:\n  {}",
+            db.display(),
+            diffs
+                .iter()
+                .take(12)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n  ")
+        );
     }
-    let output = python_conformance(&format!("sqlite:{}", db.display()));
-    assert_same_as_rust("Python (SqliteStore)", &output);
 }
 
 #[test]

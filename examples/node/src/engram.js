@@ -65,6 +65,9 @@ function compiledModules(dir, manifest) {
   return modules;
 }
 
+/** Only `Engram.open` constructs (an unloaded `Engram` could not run a call). */
+const OPENING = Symbol('Engram.open');
+
 const many = (value, convert) => (Array.isArray(value) ? value.map((v, i) => convert(v, i)) : [convert(value, 0)]);
 
 export class Engram {
@@ -97,12 +100,14 @@ export class Engram {
    *   bindings (default: this package's `gen/`).
    */
   static async open(options = {}) {
-    const engram = new Engram(options);
+    const engram = new Engram(options, OPENING);
     await engram.#load(options.component);
     return engram;
   }
 
-  constructor({ principal, store, now, bindings } = {}) {
+  /** Use `Engram.open`. */
+  constructor({ principal, store, now, bindings } = {}, opening = undefined) {
+    if (opening !== OPENING) throw new TypeError('use `await Engram.open(options)` to create an Engram');
     this.#principal = toPrincipal(principal);
     this.#store = store ?? new MemoryStore();
     this.#clock = toClock(now);
@@ -123,7 +128,11 @@ export class Engram {
           'or pass {component: PATH} to Engram.open',
       );
     }
-    const mod = await import(pathToFileURL(join(this.#bindingsDir, `${MODULE_NAME}.js`)).href);
+    // Keyed by the component's hash: bindings re-transpiled into the same
+    // directory load as a new module, not the cached old one.
+    const url = pathToFileURL(join(this.#bindingsDir, `${MODULE_NAME}.js`));
+    url.searchParams.set('sha256', manifest.sha256);
+    const mod = await import(url.href);
     this.#instantiate = mod.instantiate;
     this.#modules = await compiledModules(this.#bindingsDir, manifest);
     this.component = { sha256: manifest.sha256, source: manifest.source, jco: manifest.jco };
@@ -221,6 +230,11 @@ export class Engram {
   /** How many calls trapped (each one replaced the instance). */
   get traps() {
     return this.#traps;
+  }
+
+  /** What the last trap threw (also the `cause` of its `EngramTrapError`). */
+  get lastTrap() {
+    return this.#lastTrap;
   }
 
   /** The store this handle writes to. */

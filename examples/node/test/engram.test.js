@@ -177,6 +177,7 @@ describe('Engram (Node host)', () => {
       return true;
     });
     assert.equal(engram.traps, 1);
+    assert.match(String(engram.lastTrap), /a bug in the store/);
     fail = false;
     const r = await engram.recall({ query: 'payment-service database', scope });
     assert.equal(r.results.length, 1);
@@ -200,6 +201,10 @@ describe('Engram (Node host)', () => {
     const d = await engram.remember(fact);
     const [m] = await engram.history(d.memory_id);
     assert.equal(m.observed_at, '2026-09-01T08:00:00Z');
+  });
+
+  test('an Engram is only made by Engram.open', () => {
+    assert.throws(() => new Engram({ principal: 'acme' }), /Engram\.open/);
   });
 
   test('the WASI stubs grant nothing', () => {

@@ -12,11 +12,12 @@ properties on each type object (and a function's type on the ``Func``).
 Conversions themselves are untouched: the values are the same, only the
 repeated look-ups go. It is applied once, at import, and only to the 48.x
 series it was written against; with any other version the host runs
-unpatched (correct, just slower).
+unpatched (correct, just slower). ``ENGRAM_PY_NO_SPEEDUPS=1`` turns it off.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any, Callable
 
 _APPLIED = False
@@ -63,6 +64,8 @@ def apply() -> bool:
     global _APPLIED
     if _APPLIED:
         return True
+    if os.environ.get("ENGRAM_PY_NO_SPEEDUPS"):  # for measuring what it saves
+        return False
     try:
         from importlib.metadata import version
 

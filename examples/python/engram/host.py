@@ -279,7 +279,10 @@ class Engram:
             self._wstore.set_epoch_deadline(max(1, int(self._timeout / _EPOCH_TICK)))
         try:
             result = self._funcs[name](self._wstore, *args)
-        except Exception as e:  # a trap, or a host import that raised
+        except BaseException as e:  # a trap, or a host import that raised
+            if not isinstance(e, Exception):  # KeyboardInterrupt, SystemExit: mid-call, so start afresh
+                self._instantiate()
+                raise
             self.traps += 1
             self.last_trap = e
             message = str(e)

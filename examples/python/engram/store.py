@@ -85,6 +85,7 @@ def check_scope(principal: Record, scope: Any) -> None:
 
 # ---------------------------------------------------------------- SQLite
 
+# The Rust host's schema migrations, applied in order; `user_version` records how many ran.
 _MIGRATIONS = [
     """
     CREATE TABLE memories (
@@ -119,6 +120,7 @@ _MIGRATIONS = [
     ) WHERE status = 'active' AND kind = 'semantic';
     CREATE INDEX memories_scope ON memories (tenant, user, project, status);
     CREATE INDEX memories_key ON memories (tenant, subject, predicate);
+    CREATE INDEX memories_source ON memories (tenant, source_ref);
     CREATE TABLE postings (
         term        TEXT    NOT NULL,
         tenant      TEXT    NOT NULL,
@@ -165,6 +167,12 @@ _MIGRATIONS = [
         PRIMARY KEY (tenant, fingerprint, length)
     );
     """,
+    # 2: a covering index for the hard filter (as the Rust host's schema).
+    """
+    CREATE INDEX memories_filter ON memories (
+        tenant, status, user, project, thread, agent, kind, sensitivity, valid_from, valid_to, length
+    );
+    """,
 ]
 
 _SELECT_STORED = "SELECT m.body, m.etag, m.length, m.access_count, m.last_access FROM memories m"
@@ -190,12 +198,16 @@ def _where(a: str, f: Any) -> Tuple[str, Args]:
     scope = f.scope
     sql = [f"{a}.tenant = ?"]
     args: Args = [scope.tenant]
-    exact = field(f, "scope_match") == "exact"
+    match = field(f, "scope_match")
     for col in ("user", "project", "thread", "agent"):
         v = getattr(scope, col)
-        if exact:
+        if match == "exact":
             sql.append(f"{a}.{col} IS ?")
             args.append(v)
+        elif match == "within":
+            if v is not None:
+                sql.append(f"{a}.{col} = ?")
+                args.append(v)
         elif v is not None:
             sql.append(f"({a}.{col} IS NULL OR {a}.{col} = ?)")
             args.append(v)
@@ -265,8 +277,8 @@ class SqliteStore:
                 "journal_mode = WAL",
                 "synchronous = NORMAL",
                 "foreign_keys = ON",
-                "cache_size = -131072",
-                "mmap_size = 1073741824",
+                "cache_size = -65536",
+                "mmap_size = 0",
                 "temp_store = MEMORY",
             ):
                 self._db.execute(f"PRAGMA {pragma}")
@@ -352,33 +364,47 @@ class SqliteStore:
     def search(self, filter: Any, terms: List[Any], limit: int) -> List[Record]:
         if not terms or limit == 0:
             return []
+        if not _needs_memory_columns(filter):
+            return self._search_postings(filter, terms, limit)
         values = ", ".join(["(?, ?)"] * len(terms))
         args: Args = []
         for t in terms:
             args.extend([t.term, t.weight])
-        if _needs_memory_columns(filter):
-            w, fargs = _where("m", filter)
-            args.extend(fargs)
-            sql = f"""WITH q(term, weight) AS (VALUES {values}),
-                      hits AS (SELECT p.rid AS rid, sum(q.weight) AS score FROM q JOIN postings p ON p.term = q.term GROUP BY p.rid)
-                 SELECT m.body, m.etag, m.length, m.access_count, m.last_access
-                 FROM hits h JOIN memories m ON m.rid = h.rid
-                 WHERE {w}
-                 ORDER BY h.score DESC, m.id, m.revision
-                 LIMIT ?"""
-        else:
-            pw, fargs = _where("p", filter)
-            args.extend(fargs)
-            sql = f"""WITH q(term, weight) AS (VALUES {values}),
-                      hits AS (SELECT p.rid AS rid, sum(q.weight) AS score
-                               FROM q JOIN postings p ON p.term = q.term
-                               WHERE {pw}
-                               GROUP BY p.rid ORDER BY score DESC, p.rid LIMIT ?)
-                 SELECT m.body, m.etag, m.length, m.access_count, m.last_access
-                 FROM hits h JOIN memories m ON m.rid = h.rid
-                 ORDER BY h.score DESC, m.id, m.revision"""
+        w, fargs = _where("m", filter)
+        args.extend(fargs)
         args.append(limit)
-        return self._query_stored(sql, args)
+        return self._query_stored(
+            f"""WITH q(term, weight) AS (VALUES {values}),
+                     hits AS (SELECT p.rid AS rid, sum(q.weight) AS score FROM q JOIN postings p ON p.term = q.term GROUP BY p.rid)
+                SELECT m.body, m.etag, m.length, m.access_count, m.last_access
+                FROM hits h JOIN memories m ON m.rid = h.rid
+                WHERE {w}
+                ORDER BY h.score DESC, m.id, m.revision
+                LIMIT ?""",
+            args,
+        )
+
+    def _search_postings(self, filter: Any, terms: List[Any], limit: int) -> List[Record]:
+        """Search when the filter lives entirely in the postings (as the Rust
+        host does it): read each term's postings under the filter, sum the
+        weights per record in term order, keep the ``limit`` best (score,
+        then row id), load only those, order them by score, id and revision."""
+        pw, fargs = _where("p", filter)
+        scores: dict = {}
+        try:
+            for t in terms:
+                for (rid,) in self._db.execute(f"SELECT p.rid FROM postings p WHERE p.term = ? AND {pw}", [t.term, *fargs]):
+                    scores[rid] = scores.get(rid, 0.0) + t.weight
+        except sqlite3.Error as e:
+            raise _backend(e) from e
+        hits = sorted(scores.items(), key=lambda h: (-h[1], h[0]))[:limit]
+        out = []
+        for rid, score in hits:
+            rows = self._query_stored(f"{_SELECT_STORED} WHERE m.rid = ?", [rid])
+            if rows:
+                out.append((score, rows[0]))
+        out.sort(key=lambda h: (-h[0], h[1].memory.id.encode("utf-8"), h[1].memory.revision))
+        return [stored for _, stored in out]
 
     def tombstones(self, tenant: str) -> List[Record]:
         try:

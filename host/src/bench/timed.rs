@@ -15,26 +15,44 @@ use crate::bindings::{
 
 use super::conv::Cv;
 
-/// Nanoseconds spent in a backend and the number of calls, shared with the
-/// benchmark while the backend is owned by an `Engram` or a wasmtime `Store`.
+/// The backend methods timed separately.
+pub const METHODS: [&str; 7] = [
+    "find",
+    "revisions",
+    "stats",
+    "search",
+    "commit",
+    "tombstones",
+    "count_events",
+];
+
+/// Nanoseconds spent in a backend and the number of calls (in total and per
+/// method), shared with the benchmark while the backend is owned by an
+/// `Engram` or a wasmtime `Store`.
 #[derive(Clone, Default)]
 pub struct StoreTime {
     ns: Arc<AtomicU64>,
-    calls: Arc<AtomicU64>,
+    per: Arc<[(AtomicU64, AtomicU64); 7]>,
 }
 
 impl StoreTime {
     pub fn ns(&self) -> u64 {
         self.ns.load(Ordering::Relaxed)
     }
-    #[allow(dead_code)]
-    pub fn calls(&self) -> u64 {
-        self.calls.load(Ordering::Relaxed)
+    /// (method, calls, ns) for every method called so far.
+    pub fn per_method(&self) -> Vec<(&'static str, u64, u64)> {
+        METHODS
+            .iter()
+            .zip(self.per.iter())
+            .map(|(m, (c, n))| (*m, c.load(Ordering::Relaxed), n.load(Ordering::Relaxed)))
+            .filter(|(_, c, _)| *c > 0)
+            .collect()
     }
-    fn add(&self, t: Instant) {
-        self.ns
-            .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
-        self.calls.fetch_add(1, Ordering::Relaxed);
+    fn add(&self, method: usize, t: Instant) {
+        let ns = t.elapsed().as_nanos() as u64;
+        self.ns.fetch_add(ns, Ordering::Relaxed);
+        self.per[method].0.fetch_add(1, Ordering::Relaxed);
+        self.per[method].1.fetch_add(ns, Ordering::Relaxed);
     }
 }
 
@@ -58,23 +76,23 @@ impl TimedBackend {
 }
 
 macro_rules! timed {
-    ($self:ident, $e:expr) => {{
+    ($self:ident, $m:expr, $e:expr) => {{
         let t = Instant::now();
         let r = $e;
-        $self.time.add(t);
+        $self.time.add($m, t);
         r
     }};
 }
 
 impl Backend for TimedBackend {
     fn find(&mut self, filter: &Filter, limit: u32) -> Result<Vec<Stored>, StoreError> {
-        timed!(self, self.inner.find(filter, limit))
+        timed!(self, 0, self.inner.find(filter, limit))
     }
     fn revisions(&mut self, principal: &Principal, id: &str) -> Result<Vec<Stored>, StoreError> {
-        timed!(self, self.inner.revisions(principal, id))
+        timed!(self, 1, self.inner.revisions(principal, id))
     }
     fn stats(&mut self, filter: &Filter, terms: &[String]) -> Result<TermStats, StoreError> {
-        timed!(self, self.inner.stats(filter, terms))
+        timed!(self, 2, self.inner.stats(filter, terms))
     }
     fn search(
         &mut self,
@@ -82,13 +100,13 @@ impl Backend for TimedBackend {
         terms: &[WeightedTerm],
         limit: u32,
     ) -> Result<Vec<Stored>, StoreError> {
-        timed!(self, self.inner.search(filter, terms, limit))
+        timed!(self, 3, self.inner.search(filter, terms, limit))
     }
     fn commit(&mut self, principal: &Principal, ops: &[WriteOp]) -> Result<Receipt, StoreError> {
-        timed!(self, self.inner.commit(principal, ops))
+        timed!(self, 4, self.inner.commit(principal, ops))
     }
     fn tombstones(&mut self, tenant: &str) -> Result<Vec<Tombstone>, StoreError> {
-        timed!(self, self.inner.tombstones(tenant))
+        timed!(self, 5, self.inner.tombstones(tenant))
     }
     fn count_events(
         &mut self,
@@ -96,7 +114,7 @@ impl Backend for TimedBackend {
         kind: &str,
         since: Datetime,
     ) -> Result<u64, StoreError> {
-        timed!(self, self.inner.count_events(scope, kind, since))
+        timed!(self, 6, self.inner.count_events(scope, kind, since))
     }
     fn records_read(&self) -> u64 {
         self.inner.records_read()

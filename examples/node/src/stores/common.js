@@ -72,8 +72,13 @@ export function filterMatches(f, m) {
     const want = f.scope[dim];
     const have = m.scope[dim];
     if (f.scopeMatch === 'exact') {
+      // Every dimension equal (unset = unset).
       if (have !== want) return false;
+    } else if (f.scopeMatch === 'within') {
+      // The scope and everything narrower: set dimensions equal, unset ones anything.
+      if (want !== undefined && have !== want) return false;
     } else if (want === undefined ? have !== undefined : have !== undefined && have !== want) {
+      // Visible: unset in the memory, or equal.
       return false;
     }
   }

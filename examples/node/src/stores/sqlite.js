@@ -9,9 +9,9 @@ import Database from 'better-sqlite3';
 
 import { StoreError } from '../errors.js';
 import { memoryFromJson, memoryJson } from '../wire.js';
-import { SENSITIVITY_RANK, canonicalMemory, needsMemoryColumns, semanticKey, uniqueTerms } from './common.js';
+import { SENSITIVITY_RANK, byteOrder, canonicalMemory, needsMemoryColumns, semanticKey, uniqueTerms } from './common.js';
 
-/** Schema migrations, applied in order; `user_version` records how many ran. */
+/** Schema migrations (the Rust host's), applied in order; `user_version` records how many ran. */
 const MIGRATIONS = [
   `
   CREATE TABLE memories (
@@ -46,6 +46,7 @@ const MIGRATIONS = [
   ) WHERE status = 'active' AND kind = 'semantic';
   CREATE INDEX memories_scope ON memories (tenant, user, project, status);
   CREATE INDEX memories_key ON memories (tenant, subject, predicate);
+  CREATE INDEX memories_source ON memories (tenant, source_ref);
   CREATE TABLE postings (
       term        TEXT    NOT NULL,
       tenant      TEXT    NOT NULL,
@@ -92,6 +93,12 @@ const MIGRATIONS = [
       PRIMARY KEY (tenant, fingerprint, length)
   );
   `,
+  // 2: a covering index for the hard filter (as the Rust host's schema).
+  `
+  CREATE INDEX memories_filter ON memories (
+      tenant, status, user, project, thread, agent, kind, sensitivity, valid_from, valid_to, length
+  );
+  `,
 ];
 
 const SELECT_STORED = 'SELECT m.body, m.etag, m.length, m.access_count, m.last_access FROM memories m';
@@ -119,6 +126,11 @@ function whereClause(a, f) {
     if (f.scopeMatch === 'exact') {
       sql.push(`${a}.${col} IS ?`);
       args.push(nul(v));
+    } else if (f.scopeMatch === 'within') {
+      if (v !== undefined) {
+        sql.push(`${a}.${col} = ?`);
+        args.push(v);
+      }
     } else if (v !== undefined) {
       sql.push(`(${a}.${col} IS NULL OR ${a}.${col} = ?)`);
       args.push(v);
@@ -197,7 +209,7 @@ export class SqliteStore {
       this.#db.pragma('busy_timeout = 30000');
       this.#db.exec(
         'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; ' +
-          'PRAGMA cache_size = -131072; PRAGMA mmap_size = 1073741824; PRAGMA temp_store = MEMORY;',
+          'PRAGMA cache_size = -65536; PRAGMA mmap_size = 0; PRAGMA temp_store = MEMORY;',
       );
       this.#migrate();
     } catch (e) {
@@ -294,33 +306,48 @@ export class SqliteStore {
 
   search(filter, terms, limit) {
     if (terms.length === 0 || limit === 0) return [];
+    if (!needsMemoryColumns(filter)) return this.#searchPostings(filter, terms, limit);
     const values = terms.map(() => '(?, ?)').join(', ');
     const args = terms.flatMap((t) => [t.term, t.weight]);
-    let sql;
-    if (needsMemoryColumns(filter)) {
-      const [w, fargs] = whereClause('m', filter);
-      args.push(...fargs);
-      sql = `WITH q(term, weight) AS (VALUES ${values}),
-                  hits AS (SELECT p.rid AS rid, sum(q.weight) AS score FROM q JOIN postings p ON p.term = q.term GROUP BY p.rid)
-             SELECT m.body, m.etag, m.length, m.access_count, m.last_access
-             FROM hits h JOIN memories m ON m.rid = h.rid
-             WHERE ${w}
-             ORDER BY h.score DESC, m.id, m.revision
-             LIMIT ?`;
-    } else {
-      const [pw, fargs] = whereClause('p', filter);
-      args.push(...fargs);
-      sql = `WITH q(term, weight) AS (VALUES ${values}),
-                  hits AS (SELECT p.rid AS rid, sum(q.weight) AS score
-                           FROM q JOIN postings p ON p.term = q.term
-                           WHERE ${pw}
-                           GROUP BY p.rid ORDER BY score DESC, p.rid LIMIT ?)
-             SELECT m.body, m.etag, m.length, m.access_count, m.last_access
-             FROM hits h JOIN memories m ON m.rid = h.rid
-             ORDER BY h.score DESC, m.id, m.revision`;
+    const [w, fargs] = whereClause('m', filter);
+    args.push(...fargs, limit);
+    return this.#queryStored(
+      `WITH q(term, weight) AS (VALUES ${values}),
+            hits AS (SELECT p.rid AS rid, sum(q.weight) AS score FROM q JOIN postings p ON p.term = q.term GROUP BY p.rid)
+       SELECT m.body, m.etag, m.length, m.access_count, m.last_access
+       FROM hits h JOIN memories m ON m.rid = h.rid
+       WHERE ${w}
+       ORDER BY h.score DESC, m.id, m.revision
+       LIMIT ?`,
+      args,
+    );
+  }
+
+  /**
+   * Search when the filter lives entirely in the postings (as the Rust
+   * host does it): read each term's postings under the filter, sum the
+   * weights per record in term order, keep the `limit` best (score, then
+   * row id), load only those, and order them by score, id and revision.
+   */
+  #searchPostings(filter, terms, limit) {
+    const [pw, fargs] = whereClause('p', filter);
+    const scores = new Map();
+    try {
+      const stmt = this.#stmt(`SELECT p.rid FROM postings p WHERE p.term = ? AND ${pw}`).pluck();
+      for (const t of terms) {
+        for (const rid of stmt.iterate([t.term, ...fargs])) scores.set(rid, (scores.get(rid) ?? 0) + t.weight);
+      }
+    } catch (e) {
+      throw backend(e);
     }
-    args.push(limit);
-    return this.#queryStored(sql, args);
+    const hits = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit);
+    const out = [];
+    for (const [rid, score] of hits) {
+      const [stored] = this.#queryStored(`${SELECT_STORED} WHERE m.rid = ?`, [rid]);
+      if (stored) out.push({ score, stored });
+    }
+    out.sort((a, b) => b.score - a.score || byteOrder(a.stored.memory.id, b.stored.memory.id) || a.stored.memory.revision - b.stored.memory.revision);
+    return out.map((h) => h.stored);
   }
 
   commit(principal, ops) {
