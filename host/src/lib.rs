@@ -3,9 +3,10 @@
 //!
 //! Embedding from Rust:
 //! ```no_run
-//! use engram_host::{Engram, Options};
+//! use engram_host::{tenant_principal, Engram, Options};
 //! let mut engram = Engram::open("memory.db", Options::default()).unwrap();
-//! let decisions = engram.remember(vec![/* engram_host::bindings::Candidate */]).unwrap();
+//! let candidates = vec![/* engram_host::bindings::Candidate */];
+//! let decisions = engram.remember(tenant_principal("acme"), candidates).unwrap();
 //! ```
 
 pub mod backend;
