@@ -1089,9 +1089,7 @@ fn wasm_native(engram: &Engram, plan: &Plan, path: &Path) -> Result<(f64, Value)
             class.agree += a
                 .iter()
                 .zip(&b)
-                .filter(|(x, y)| {
-                    x.disposition.clone().cv() == y.disposition && x.kind.clone().cv() == y.kind
-                })
+                .filter(|(x, y)| x.disposition.cv() == y.disposition && x.kind.cv() == y.kind)
                 .count() as u64;
         }
     }
