@@ -14,7 +14,7 @@
 //!   45 % English, 40 % Chinese, 15 % mixed.
 //! - **Candidates** (the remember throughput): raw text as an agent would
 //!   hand it over, 20 % with structured hints; ~35 % semantic, 32 % episodic,
-//!   10 % procedural, 8 % working (task state), 8 % noise, 3 % secrets
+//!   10 % procedural, 8 % working (task state), 12 % chit-chat, 3 % secrets
 //!   (rejected), spread over 64 users of tenant `bench-w`; sources mostly
 //!   `user`, some `system`, `tool`, `document`, `agent`.
 //! - **Queries**: questions about the same services, hosts, people and
