@@ -44,6 +44,10 @@ pub trait Backend: Send {
     fn begin_batch(&mut self) -> Result<(), StoreError> {
         Ok(())
     }
+    /// Is an outer transaction open?
+    fn in_batch(&self) -> bool {
+        false
+    }
     /// End the outer transaction: commit if `ok`, else roll back everything.
     fn finish_batch(&mut self, _ok: bool) -> Result<(), StoreError> {
         Ok(())

@@ -143,6 +143,24 @@ impl Engram {
             .map_err(|e| Error::Store(store_msg(&e)))
     }
 
+    /// Run a writing call under the store's write lock unless a batch
+    /// already holds it. On SQLite this serialises writers from their first
+    /// read to their commit, so two processes on one key never livelock on
+    /// compare-and-swap retries (the guest's CAS retry still guards stores
+    /// that cannot lock, e.g. the Node and Python examples). A failed call
+    /// rolls back: nothing half-written.
+    fn writing<R>(&mut self, call: impl FnOnce(&mut Self) -> Result<R, Error>) -> Result<R, Error> {
+        let in_batch = self.backend.as_ref().map(|b| b.in_batch()).unwrap_or(false);
+        if in_batch {
+            return call(self);
+        }
+        self.begin_batch()?;
+        let r = call(self);
+        let end = self.finish_batch(r.is_ok());
+        let out = r?;
+        end.map(|()| out)
+    }
+
     /// The tenant owning memory `id`.
     pub fn tenant_of(&mut self, id: &str) -> Result<Option<String>, Error> {
         self.with_backend_mut(|b| b.tenant_of(id))
@@ -164,18 +182,22 @@ impl Engram {
         principal: w::Principal,
         c: Vec<w::Candidate>,
     ) -> Result<Vec<w::Decision>, Error> {
-        policy_call!(self, principal, |p, s| p
-            .engram_memory_policy()
-            .call_remember(s, &c))
+        self.writing(|this| {
+            policy_call!(this, principal, |p, s| p
+                .engram_memory_policy()
+                .call_remember(s, &c))
+        })
     }
     pub fn import(
         &mut self,
         principal: w::Principal,
         r: Vec<w::ImportRecord>,
     ) -> Result<Vec<w::ImportReceipt>, Error> {
-        policy_call!(self, principal, |p, s| p
-            .engram_memory_policy()
-            .call_import_records(s, &r))
+        self.writing(|this| {
+            policy_call!(this, principal, |p, s| p
+                .engram_memory_policy()
+                .call_import_records(s, &r))
+        })
     }
     pub fn recall(
         &mut self,
@@ -200,18 +222,22 @@ impl Engram {
         principal: w::Principal,
         sel: Vec<w::ForgetSelector>,
     ) -> Result<w::ForgetReport, Error> {
-        policy_call!(self, principal, |p, s| p
-            .engram_memory_policy()
-            .call_forget(s, &sel))
+        self.writing(|this| {
+            policy_call!(this, principal, |p, s| p
+                .engram_memory_policy()
+                .call_forget(s, &sel))
+        })
     }
     pub fn sweep(
         &mut self,
         principal: w::Principal,
         scope: w::Scope,
     ) -> Result<w::SweepReport, Error> {
-        policy_call!(self, principal, |p, s| p
-            .engram_memory_policy()
-            .call_sweep(s, &scope))
+        self.writing(|this| {
+            policy_call!(this, principal, |p, s| p
+                .engram_memory_policy()
+                .call_sweep(s, &scope))
+        })
     }
     pub fn history(&mut self, principal: w::Principal, id: &str) -> Result<Vec<w::Memory>, Error> {
         policy_call!(self, principal, |p, s| p

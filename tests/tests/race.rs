@@ -1,6 +1,10 @@
-//! Two writers race on one semantic key through the real SQLite store: the
-//! store's compare-and-swap and the policy's retry must lose no update and
-//! never leave two active revisions.
+//! Two writers (two connections, as two processes would be) race on one
+//! semantic key through the real SQLite store. Each write call holds the
+//! store's write lock from its first read to its commit, and the store's
+//! compare-and-swap backs that up: no update may be lost, no writer may give
+//! up, and there is never more than one active revision. (CI once saw the
+//! lock-free version livelock: both writers re-planned five times in
+//! lockstep.)
 
 use std::sync::{Arc, Barrier};
 

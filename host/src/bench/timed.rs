@@ -125,6 +125,9 @@ impl Backend for TimedBackend {
     fn begin_batch(&mut self) -> Result<(), StoreError> {
         self.inner.begin_batch()
     }
+    fn in_batch(&self) -> bool {
+        self.inner.in_batch()
+    }
     fn finish_batch(&mut self, ok: bool) -> Result<(), StoreError> {
         self.inner.finish_batch(ok)
     }
