@@ -767,25 +767,16 @@ fn label_of(keyword: &str) -> &'static str {
 /// Keyword hits where an ASCII keyword may sit inside an identifier
 /// ("MYSQL_PASSWORD") but not inside a longer word ("passwords", "spin").
 fn keyword_hits(folded: &str, keywords: &'static [&'static str]) -> Vec<Hit> {
-    let mut out = Vec::new();
-    for kw in keywords {
-        for (i, _) in folded.match_indices(kw) {
-            let e = i + kw.len();
-            let ascii = kw.bytes().all(|c| c.is_ascii());
-            let letter_before = i > 0 && b(folded, i - 1).is_some_and(|c| c.is_ascii_alphabetic());
-            let letter_after = b(folded, e).is_some_and(|c| c.is_ascii_alphabetic());
-            if ascii && (letter_before || letter_after) {
-                continue;
-            }
-            out.push(Hit {
-                cue: kw,
-                start: i,
-                end: e,
-            });
-        }
-    }
-    out.sort_by_key(|h| h.start);
-    out
+    crate::cues::occurrences(folded, keywords)
+        .into_iter()
+        .filter(|h| {
+            let ascii = h.cue.is_ascii();
+            let letter_before =
+                h.start > 0 && b(folded, h.start - 1).is_some_and(|c| c.is_ascii_alphabetic());
+            let letter_after = b(folded, h.end).is_some_and(|c| c.is_ascii_alphabetic());
+            !(ascii && (letter_before || letter_after))
+        })
+        .collect()
 }
 
 /// Account/password pairs: "账号 svc_ledger / R4t!u8Pq2z", "login: admin:P@ss1".

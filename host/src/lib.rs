@@ -15,6 +15,7 @@ pub mod bindings;
 pub mod cli;
 pub mod clock;
 pub mod demo;
+pub mod postings_cache;
 pub mod runtime;
 pub mod sqlite;
 pub mod wire;

@@ -20,6 +20,7 @@ use crate::bindings::{
     StoreError, Stored, TermStats, Tombstone, WeightedTerm, WriteOp,
 };
 use crate::bindings::{Memory, Payload};
+use crate::postings_cache::{self, Bounded, Documents, PostingsCache};
 use crate::wire::MemoryJson;
 
 /// Schema migrations, applied in order; `user_version` records how many ran.
@@ -126,24 +127,10 @@ pub struct SqliteStore {
     /// Inside an outer CLI transaction: commits become savepoints.
     in_batch: bool,
     reads: u64,
-    /// Postings read by the last `stats`, for the `search` that follows.
-    memo: Option<PostingsMemo>,
+    /// Term statistics and postings kept between recalls (see
+    /// `postings_cache`).
+    cache: PostingsCache,
 }
-
-/// The postings `stats` read under a filter, kept so that the `search` of
-/// the same recall (same filter, nothing written since) does not read them
-/// again: on a large scope the posting lists of a query's common terms are
-/// most of a recall's store time. Dropped by any write through this
-/// connection, and unused once another connection has committed
-/// (`PRAGMA data_version`).
-struct PostingsMemo {
-    filter: Filter,
-    data_version: i64,
-    rids: std::collections::HashMap<String, Vec<i64>>,
-}
-
-/// Postings kept in a memo at most (8 bytes each).
-const MEMO_MAX_POSTINGS: usize = 4_000_000;
 
 fn backend_err(e: impl std::fmt::Display) -> StoreError {
     StoreError::Backend(e.to_string())
@@ -192,7 +179,7 @@ impl SqliteStore {
             conn,
             in_batch: false,
             reads: 0,
-            memo: None,
+            cache: PostingsCache::default(),
         };
         s.migrate()?;
         Ok(s)
@@ -280,23 +267,91 @@ impl SqliteStore {
 }
 
 impl SqliteStore {
-    /// Records under `filter` and their mean index length. (The count
-    /// reads the covering index `memories_filter`; at 100k live memories it
-    /// is about half of a recall's store time. Counts kept by triggers were
-    /// tried and dropped: the statement journals they force made every
-    /// batched write ~3× slower.)
-    fn documents(&self, filter: &Filter) -> Result<(i64, f64), StoreError> {
+    /// Records under `filter` and their mean index length: from the cache,
+    /// else by one covering-index scan of the scope (`memories_filter`),
+    /// which the cache then keeps. (At 100k live memories that scan was
+    /// half of a recall's store time. Counts kept by triggers were tried
+    /// and dropped: the statement journals they force made every batched
+    /// write ~3× slower.)
+    fn documents(&mut self, filter: &Filter) -> Result<(i64, f64), StoreError> {
         let (w, args) = where_clause(filter);
-        self.conn
-            .prepare_cached(&format!(
-                "SELECT count(*), ifnull(avg(m.length), 0.0) FROM memories m WHERE {w}"
-            ))
-            .and_then(|mut s| {
-                s.query_row(params_from_iter(args.iter().map(|b| b.as_ref())), |r| {
-                    Ok((r.get(0)?, r.get(1)?))
+        if needs_memory_columns(filter) {
+            return self
+                .conn
+                .prepare_cached(&format!(
+                    "SELECT count(*), ifnull(avg(m.length), 0.0) FROM memories m WHERE {w}"
+                ))
+                .and_then(|mut s| {
+                    s.query_row(params_from_iter(args.iter().map(|b| b.as_ref())), |r| {
+                        Ok((r.get(0)?, r.get(1)?))
+                    })
                 })
-            })
-            .map_err(backend_err)
+                .map_err(backend_err);
+        }
+        let version = self.data_version()?;
+        self.cache.check_version(version);
+        let key = postings_cache::key_of(filter);
+        if let Some(d) = self.cache.documents(&key) {
+            return Ok(d.at(filter.valid_at));
+        }
+        let (w, args) = where_clause(&key);
+        let mut docs = Documents::default();
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT m.rid, m.valid_from, m.valid_to, m.length FROM memories m WHERE {w}"
+            ))
+            .map_err(backend_err)?;
+        let mut rows = stmt
+            .query(params_from_iter(args.iter().map(|b| b.as_ref())))
+            .map_err(backend_err)?;
+        while let Some(r) = rows.next().map_err(backend_err)? {
+            let b = Bounded {
+                valid_from: r.get(1).map_err(backend_err)?,
+                valid_to: r.get(2).map_err(backend_err)?,
+                length: r.get(3).map_err(backend_err)?,
+            };
+            if b.valid_from.is_none() && b.valid_to.is_none() {
+                docs.unbounded += 1;
+                docs.unbounded_length += b.length;
+            } else {
+                docs.bounded.insert(r.get(0).map_err(backend_err)?, b);
+            }
+        }
+        drop(rows);
+        drop(stmt);
+        let out = docs.at(filter.valid_at);
+        self.cache.insert_documents(key, docs);
+        Ok(out)
+    }
+
+    /// The record ids posted under `term` in the scope of `filter`,
+    /// validity aside (the caller applies it): from the cache, else read
+    /// and kept. `documents(filter)` must have run first (it starts the
+    /// cache entry).
+    fn term_postings(&mut self, filter: &Filter, term: &str) -> Result<Vec<i64>, StoreError> {
+        let key = postings_cache::key_of(filter);
+        if let Some(rids) = self.cache.postings(&key, term) {
+            return Ok(rids.to_vec());
+        }
+        let (pw, pargs) = where_clause_on("p", &key);
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT p.rid FROM postings p WHERE p.term = ? AND {pw}"
+            ))
+            .map_err(backend_err)?;
+        let mut a: Vec<&dyn ToSql> = vec![&term];
+        a.extend(pargs.iter().map(|b| b.as_ref()));
+        let mut rows = stmt.query(params_from_iter(a)).map_err(backend_err)?;
+        let mut list = Vec::new();
+        while let Some(row) = rows.next().map_err(backend_err)? {
+            list.push(row.get::<_, i64>(0).map_err(backend_err)?);
+        }
+        drop(rows);
+        drop(stmt);
+        self.cache.insert_postings(&key, term, list.clone());
+        Ok(list)
     }
 
     /// Changes when another connection commits to the database.
@@ -319,37 +374,17 @@ impl SqliteStore {
         terms: &[WeightedTerm],
         limit: u32,
     ) -> Result<Vec<Stored>, StoreError> {
-        let (pw, fargs) = where_clause_on("p", filter);
+        // Starts (or checks) the cache entry the postings are kept in.
+        self.documents(filter)?;
+        let key = postings_cache::key_of(filter);
         let mut scores: std::collections::HashMap<i64, f64> = std::collections::HashMap::new();
-        let memo = self.memo.take().filter(|m| {
-            m.filter == *filter
-                && terms.iter().all(|t| m.rids.contains_key(&t.term))
-                && self.data_version().ok() == Some(m.data_version)
-        });
-        if let Some(m) = &memo {
-            for t in terms {
-                for rid in &m.rids[&t.term] {
-                    *scores.entry(*rid).or_insert(0.0) += t.weight;
-                }
-            }
-        } else {
-            let mut stmt = self
-                .conn
-                .prepare_cached(&format!(
-                    "SELECT p.rid FROM postings p WHERE p.term = ? AND {pw}"
-                ))
-                .map_err(backend_err)?;
-            for t in terms {
-                let mut a: Vec<&dyn ToSql> = vec![&t.term];
-                a.extend(fargs.iter().map(|b| b.as_ref()));
-                let mut rows = stmt.query(params_from_iter(a)).map_err(backend_err)?;
-                while let Some(row) = rows.next().map_err(backend_err)? {
-                    let rid: i64 = row.get(0).map_err(backend_err)?;
+        for t in terms {
+            for rid in self.term_postings(filter, &t.term)? {
+                if self.cache.admits(&key, rid, filter.valid_at) {
                     *scores.entry(rid).or_insert(0.0) += t.weight;
                 }
             }
         }
-        self.memo = memo;
         let mut hits: Vec<(i64, f64)> = scores.into_iter().collect();
         let by_score = |a: &(i64, f64), b: &(i64, f64)| {
             b.1.partial_cmp(&a.1)
@@ -362,14 +397,16 @@ impl SqliteStore {
             hits.truncate(limit);
         }
         let mut out: Vec<(f64, Stored)> = Vec::with_capacity(hits.len());
-        {
-            let mut stmt = self
+        for (rid, score) in hits {
+            if let Some(s) = self.cache.record(rid) {
+                out.push((score, s.clone()));
+                continue;
+            }
+            let row = self
                 .conn
                 .prepare_cached(&format!("{SELECT_STORED} WHERE m.rid = ?"))
-                .map_err(backend_err)?;
-            for (rid, score) in hits {
-                let row = stmt
-                    .query_row([rid], |r| {
+                .and_then(|mut stmt| {
+                    stmt.query_row([rid], |r| {
                         Ok((
                             r.get::<_, String>(0)?,
                             r.get::<_, i64>(1)?,
@@ -379,13 +416,12 @@ impl SqliteStore {
                         ))
                     })
                     .optional()
-                    .map_err(backend_err)?;
-                if let Some((body, etag, length, access, last)) = row {
-                    out.push((
-                        score,
-                        Self::row_to_stored(body, etag, length, access, last, 0)?,
-                    ));
-                }
+                })
+                .map_err(backend_err)?;
+            if let Some((body, etag, length, access, last)) = row {
+                let stored = Self::row_to_stored(body, etag, length, access, last, 0)?;
+                self.cache.insert_record(rid, stored.clone());
+                out.push((score, stored));
             }
         }
         out.sort_by(|a, b| {
@@ -660,47 +696,21 @@ impl Backend for SqliteStore {
     }
 
     fn stats(&mut self, filter: &Filter, terms: &[String]) -> Result<TermStats, StoreError> {
-        let (w, args) = where_clause(filter);
         let (documents, average_length) = self.documents(filter)?;
         let mut frequencies = Vec::with_capacity(terms.len());
-        self.memo = None;
         if !needs_memory_columns(filter) {
-            // Read the postings themselves (not just their count) and keep
-            // them for the search that follows.
-            let (pw, pargs) = where_clause_on("p", filter);
-            let mut rids: std::collections::HashMap<String, Vec<i64>> =
-                std::collections::HashMap::new();
-            let mut kept = 0usize;
-            {
-                let mut stmt = self
-                    .conn
-                    .prepare_cached(&format!(
-                        "SELECT p.rid FROM postings p WHERE p.term = ? AND {pw}"
-                    ))
-                    .map_err(backend_err)?;
-                for term in terms {
-                    if let Some(v) = rids.get(term) {
-                        frequencies.push(v.len() as u64);
-                        continue;
+            let key = postings_cache::key_of(filter);
+            for term in terms {
+                let n = match self.cache.frequency(&key, term, filter.valid_at) {
+                    Some(n) => n,
+                    None => {
+                        let rids = self.term_postings(filter, term)?;
+                        rids.iter()
+                            .filter(|r| self.cache.admits(&key, **r, filter.valid_at))
+                            .count() as u64
                     }
-                    let mut a: Vec<&dyn ToSql> = vec![term];
-                    a.extend(pargs.iter().map(|b| b.as_ref()));
-                    let mut list = Vec::new();
-                    let mut rows = stmt.query(params_from_iter(a)).map_err(backend_err)?;
-                    while let Some(row) = rows.next().map_err(backend_err)? {
-                        list.push(row.get::<_, i64>(0).map_err(backend_err)?);
-                    }
-                    frequencies.push(list.len() as u64);
-                    kept += list.len();
-                    rids.insert(term.clone(), list);
-                }
-            }
-            if kept <= MEMO_MAX_POSTINGS {
-                self.memo = Some(PostingsMemo {
-                    filter: filter.clone(),
-                    data_version: self.data_version()?,
-                    rids,
-                });
+                };
+                frequencies.push(n);
             }
             return Ok(TermStats {
                 documents: documents as u64,
@@ -708,19 +718,12 @@ impl Backend for SqliteStore {
                 frequencies,
             });
         }
-        let (sql, pargs) = if needs_memory_columns(filter) {
-            (format!("SELECT count(*) FROM postings p JOIN memories m ON m.rid = p.rid WHERE p.term = ? AND {w}"), args)
-        } else {
-            let (pw, pargs) = where_clause_on("p", filter);
-            (
-                format!("SELECT count(*) FROM postings p WHERE p.term = ? AND {pw}"),
-                pargs,
-            )
-        };
+        let (w, args) = where_clause(filter);
+        let sql = format!("SELECT count(*) FROM postings p JOIN memories m ON m.rid = p.rid WHERE p.term = ? AND {w}");
         let mut stmt = self.conn.prepare_cached(&sql).map_err(backend_err)?;
         for term in terms {
             let mut a: Vec<&dyn ToSql> = vec![term];
-            a.extend(pargs.iter().map(|b| b.as_ref()));
+            a.extend(args.iter().map(|b| b.as_ref()));
             let n: i64 = stmt
                 .query_row(params_from_iter(a), |r| r.get(0))
                 .map_err(backend_err)?;
@@ -767,7 +770,7 @@ impl Backend for SqliteStore {
     }
 
     fn commit(&mut self, principal: &Principal, ops: &[WriteOp]) -> Result<Receipt, StoreError> {
-        self.memo = None;
+        self.cache.clear();
         let outer = if self.in_batch { None } else { Some(()) };
         if outer.is_some() {
             self.conn
@@ -840,7 +843,7 @@ impl Backend for SqliteStore {
     }
 
     fn begin_batch(&mut self) -> Result<(), StoreError> {
-        self.memo = None;
+        self.cache.clear();
         self.conn
             .execute_batch("BEGIN IMMEDIATE")
             .map_err(backend_err)?;
@@ -853,7 +856,7 @@ impl Backend for SqliteStore {
     }
 
     fn finish_batch(&mut self, ok: bool) -> Result<(), StoreError> {
-        self.memo = None;
+        self.cache.clear();
         if !self.in_batch {
             return Ok(());
         }

@@ -1,0 +1,302 @@
+//! What a recall reads from the index, kept between calls while the
+//! database is unchanged.
+//!
+//! A recall asks the store for term statistics (documents under the filter,
+//! their mean length, each query term's document frequency) and then for
+//! the records carrying its terms. On a large scope those reads are posting
+//! lists of common terms and a scan of the scope's index, and consecutive
+//! recalls of one agent ask for much the same ones. The cache keeps, per
+//! filter with its validity instant left out:
+//!
+//! - the count and total length of the records without validity bounds
+//!   (nearly all of them), and every bounded record's bounds and length, so
+//!   the document count at any instant is exact;
+//! - the record ids posted under each term asked for so far;
+//! - the records a search handed out, decoded, by record id (decoding the
+//!   stored JSON was most of a search's time).
+//!
+//! The validity instant is applied when a figure is read, so recalls at
+//! different instants (the system clock moves on) share one entry.
+//! `SqliteStore` drops the whole cache on every write through its own
+//! connection and whenever `PRAGMA data_version` shows another connection
+//! committed.
+
+use std::collections::HashMap;
+
+use crate::bindings::{Datetime, Filter, Stored};
+
+/// Record ids kept at most, over all entries (8 bytes each).
+pub const MAX_POSTINGS: usize = 2_000_000;
+/// Decoded records kept at most (a few KB each).
+pub const MAX_RECORDS: usize = 20_000;
+/// Filters kept at most (a host serving several scopes alternates them).
+const MAX_FILTERS: usize = 4;
+
+/// Validity bounds and index length of a record with a bound.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounded {
+    pub valid_from: Option<i64>,
+    pub valid_to: Option<i64>,
+    pub length: i64,
+}
+
+impl Bounded {
+    fn in_force(&self, at: Option<Datetime>) -> bool {
+        at.is_none_or(|at| {
+            self.valid_from.is_none_or(|f| f <= at.epoch_ms)
+                && self.valid_to.is_none_or(|t| t > at.epoch_ms)
+        })
+    }
+}
+
+/// The documents under one filter (validity aside).
+#[derive(Debug, Clone, Default)]
+pub struct Documents {
+    /// Records with no validity bound: count and total index length.
+    pub unbounded: i64,
+    pub unbounded_length: i64,
+    /// Records with a bound, by record id.
+    pub bounded: HashMap<i64, Bounded>,
+}
+
+impl Documents {
+    /// Records in force at `at` (all when `None`) and their mean length.
+    pub fn at(&self, at: Option<Datetime>) -> (i64, f64) {
+        let (mut n, mut total) = (self.unbounded, self.unbounded_length);
+        for b in self.bounded.values().filter(|b| b.in_force(at)) {
+            n += 1;
+            total += b.length;
+        }
+        let avg = if n > 0 { total as f64 / n as f64 } else { 0.0 };
+        (n, avg)
+    }
+
+    /// Is record `rid` in force at `at`?
+    pub fn admits(&self, rid: i64, at: Option<Datetime>) -> bool {
+        self.bounded.get(&rid).is_none_or(|b| b.in_force(at))
+    }
+}
+
+struct Entry {
+    /// The filter with `valid_at` cleared.
+    key: Filter,
+    documents: Documents,
+    postings: HashMap<String, Vec<i64>>,
+}
+
+/// The cache of one connection (see the module documentation).
+#[derive(Default)]
+pub struct PostingsCache {
+    data_version: Option<i64>,
+    /// Most recently used last.
+    entries: Vec<Entry>,
+    kept: usize,
+    records: HashMap<i64, Stored>,
+}
+
+/// `filter` without its validity instant: the key of its entry.
+pub fn key_of(filter: &Filter) -> Filter {
+    Filter {
+        valid_at: None,
+        ..filter.clone()
+    }
+}
+
+impl PostingsCache {
+    /// Forget everything (a write went through this connection).
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.kept = 0;
+        self.records.clear();
+        self.data_version = None;
+    }
+
+    /// Keep the cache only if it was filled at `data_version`.
+    pub fn check_version(&mut self, data_version: i64) {
+        if self.data_version != Some(data_version) {
+            self.clear();
+            self.data_version = Some(data_version);
+        }
+    }
+
+    fn position(&mut self, key: &Filter) -> Option<usize> {
+        let i = self.entries.iter().position(|e| e.key == *key)?;
+        // Most recently used last.
+        let e = self.entries.remove(i);
+        self.entries.push(e);
+        Some(self.entries.len() - 1)
+    }
+
+    /// The documents under `key`, if cached.
+    pub fn documents(&mut self, key: &Filter) -> Option<&Documents> {
+        let i = self.position(key)?;
+        Some(&self.entries[i].documents)
+    }
+
+    /// Start the entry of `key` with its documents.
+    pub fn insert_documents(&mut self, key: Filter, documents: Documents) {
+        if let Some(i) = self.position(&key) {
+            self.entries[i].documents = documents;
+            return;
+        }
+        if self.entries.len() >= MAX_FILTERS {
+            let old = self.entries.remove(0);
+            self.kept -= old.postings.values().map(Vec::len).sum::<usize>();
+        }
+        self.entries.push(Entry {
+            key,
+            documents,
+            postings: HashMap::new(),
+        });
+    }
+
+    /// The record ids posted under `term` in `key`'s entry, if cached.
+    pub fn postings(&self, key: &Filter, term: &str) -> Option<&[i64]> {
+        let e = self.entries.iter().find(|e| e.key == *key)?;
+        e.postings.get(term).map(Vec::as_slice)
+    }
+
+    /// Keep the postings of `term` in `key`'s entry (which must exist),
+    /// dropping the entry's other postings first when the cache is full.
+    pub fn insert_postings(&mut self, key: &Filter, term: &str, rids: Vec<i64>) {
+        if rids.len() > MAX_POSTINGS {
+            return;
+        }
+        if self.kept + rids.len() > MAX_POSTINGS {
+            for e in &mut self.entries {
+                e.postings.clear();
+            }
+            self.kept = 0;
+        }
+        if let Some(e) = self.entries.iter_mut().find(|e| e.key == *key) {
+            self.kept += rids.len();
+            if let Some(old) = e.postings.insert(term.to_string(), rids) {
+                self.kept -= old.len();
+            }
+        }
+    }
+
+    /// The document frequency of `term` at `at` from cached postings.
+    pub fn frequency(&self, key: &Filter, term: &str, at: Option<Datetime>) -> Option<u64> {
+        let e = self.entries.iter().find(|e| e.key == *key)?;
+        let rids = e.postings.get(term)?;
+        Some(if e.documents.bounded.is_empty() {
+            rids.len() as u64
+        } else {
+            rids.iter().filter(|r| e.documents.admits(**r, at)).count() as u64
+        })
+    }
+
+    /// The decoded record `rid`, if cached.
+    pub fn record(&self, rid: i64) -> Option<&Stored> {
+        self.records.get(&rid)
+    }
+
+    /// Keep a decoded record (starting over when full).
+    pub fn insert_record(&mut self, rid: i64, stored: Stored) {
+        if self.records.len() >= MAX_RECORDS {
+            self.records.clear();
+        }
+        self.records.insert(rid, stored);
+    }
+
+    /// Is record `rid` in force at `at` under `key`'s entry?
+    pub fn admits(&self, key: &Filter, rid: i64, at: Option<Datetime>) -> bool {
+        self.entries
+            .iter()
+            .find(|e| e.key == *key)
+            .is_none_or(|e| e.documents.admits(rid, at))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bindings::{Scope, ScopeMatch};
+
+    fn filter(tenant: &str, at: Option<i64>) -> Filter {
+        Filter {
+            scope: Scope {
+                tenant: tenant.into(),
+                user: None,
+                project: None,
+                thread: None,
+                agent: None,
+            },
+            scope_match: ScopeMatch::Within,
+            kinds: vec![],
+            statuses: vec![],
+            exclude_archived: false,
+            valid_at: at.map(|ms| Datetime {
+                epoch_ms: ms,
+                offset_minutes: 0,
+            }),
+            sensitivity_max: None,
+            subject: None,
+            predicate: None,
+            condition: None,
+            source_ref: None,
+        }
+    }
+
+    fn at(ms: i64) -> Option<Datetime> {
+        Some(Datetime {
+            epoch_ms: ms,
+            offset_minutes: 0,
+        })
+    }
+
+    #[test]
+    fn validity_is_applied_when_read() {
+        let key = key_of(&filter("t", Some(50)));
+        assert_eq!(key, key_of(&filter("t", Some(99))));
+        let mut c = PostingsCache::default();
+        c.check_version(1);
+        let mut bounded = HashMap::new();
+        bounded.insert(
+            7,
+            Bounded {
+                valid_from: Some(100),
+                valid_to: None,
+                length: 10,
+            },
+        );
+        c.insert_documents(
+            key.clone(),
+            Documents {
+                unbounded: 2,
+                unbounded_length: 20,
+                bounded,
+            },
+        );
+        c.insert_postings(&key, "rust", vec![1, 7]);
+        assert_eq!(c.documents(&key).unwrap().at(at(50)), (2, 10.0));
+        assert_eq!(c.documents(&key).unwrap().at(at(150)), (3, 10.0));
+        assert_eq!(c.frequency(&key, "rust", at(50)), Some(1));
+        assert_eq!(c.frequency(&key, "rust", at(150)), Some(2));
+        assert_eq!(c.frequency(&key, "rust", None), Some(2));
+        assert_eq!(c.frequency(&key, "go", at(150)), None);
+        // Another connection committed: everything goes.
+        c.check_version(2);
+        assert!(c.documents(&key).is_none());
+    }
+
+    #[test]
+    fn bounded_by_filters_and_postings() {
+        let mut c = PostingsCache::default();
+        c.check_version(1);
+        for t in 0..MAX_FILTERS + 1 {
+            c.insert_documents(key_of(&filter(&t.to_string(), None)), Documents::default());
+        }
+        // The oldest filter was evicted.
+        assert!(c.documents(&key_of(&filter("0", None))).is_none());
+        let k = key_of(&filter("1", None));
+        assert!(c.documents(&k).is_some());
+        c.insert_postings(&k, "a", vec![0; MAX_POSTINGS - 1]);
+        c.insert_postings(&k, "b", vec![0; 2]);
+        // Full: the older postings were dropped to make room.
+        assert_eq!(c.frequency(&k, "a", None), None);
+        assert_eq!(c.frequency(&k, "b", None), Some(2));
+        assert_eq!(c.kept, 2);
+    }
+}
