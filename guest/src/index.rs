@@ -127,13 +127,24 @@ pub fn doc(m: &Memory) -> Doc {
             }
         }
     }
+    Doc {
+        tokens,
+        keys: keys(m),
+    }
+}
+
+/// The structural keys of a memory (`e=`, `v=`, `s=`, `p=`, `r=`): no text
+/// analysis, so the ranker can have them cheaply when the store already
+/// counted the candidate's terms.
+pub fn keys(m: &Memory) -> Vec<String> {
     let mut keys: Vec<String> = Vec::new();
     for e in &m.entities {
-        if e.key.trim().is_empty() || value_key(&e.value).is_empty() {
+        let value = value_key(&e.value);
+        if e.key.trim().is_empty() || value.is_empty() {
             continue;
         }
         keys.push(entity_term(e));
-        let v = entity_value_term(&value_key(&e.value));
+        let v = entity_value_term(&value);
         if !keys.contains(&v) {
             keys.push(v);
         }
@@ -147,7 +158,7 @@ pub fn doc(m: &Memory) -> Doc {
             keys.push(source_term(r));
         }
     }
-    Doc { tokens, keys }
+    keys
 }
 
 /// Index terms of a memory (with repeats; the store dedups postings and

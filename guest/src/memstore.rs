@@ -15,7 +15,7 @@ use crate::wit_store::{
 
 #[derive(Clone, Default)]
 struct State {
-    /// (id, revision) → (stored, index terms)
+    /// (id, revision) → (stored, index terms with repeats)
     rows: BTreeMap<(String, u32), (Stored, Vec<String>)>,
     events: Vec<(String, u64, crate::wit_store::Event)>,
     tombstones: Vec<Tombstone>,
@@ -172,7 +172,7 @@ impl Store for MemStore {
     ) -> Result<Vec<Stored>, StoreError> {
         self.check(&filter.scope)?;
         let st = self.state.borrow();
-        let mut scored: Vec<(f64, &Stored)> = st
+        let mut scored: Vec<(f64, &Stored, &Vec<String>)> = st
             .rows
             .values()
             .filter(|(s, _)| filter_matches(filter, &s.memory))
@@ -183,7 +183,7 @@ impl Store for MemStore {
                     .map(|t| t.weight)
                     .sum();
                 let matched = terms.iter().any(|t| ts.contains(&t.term));
-                matched.then_some((w, s))
+                matched.then_some((w, s, ts))
             })
             .collect();
         scored.sort_by(|a, b| {
@@ -195,7 +195,13 @@ impl Store for MemStore {
         let out: Vec<Stored> = scored
             .into_iter()
             .take(limit as usize)
-            .map(|(_, s)| s.clone())
+            .map(|(_, s, ts)| Stored {
+                frequencies: terms
+                    .iter()
+                    .map(|t| ts.iter().filter(|x| **x == t.term).count() as u32)
+                    .collect(),
+                ..s.clone()
+            })
             .collect();
         self.count_read(out.len());
         Ok(out)
@@ -223,9 +229,10 @@ impl Store for MemStore {
                         memory: ins.memory.clone(),
                         etag: next.next_etag,
                         length: ins.index_terms.len() as u32,
+                        frequencies: Vec::new(),
                     };
                     receipt.etags.push(stored.etag);
-                    next.rows.insert(key, (stored, dedup(&ins.index_terms)));
+                    next.rows.insert(key, (stored, ins.index_terms.clone()));
                 }
                 WriteOp::Update(up) => {
                     self.check(&up.memory.scope)?;
@@ -247,9 +254,10 @@ impl Store for MemStore {
                         memory: up.memory.clone(),
                         etag: next.next_etag,
                         length: up.index_terms.len() as u32,
+                        frequencies: Vec::new(),
                     };
                     receipt.etags.push(stored.etag);
-                    next.rows.insert(key, (stored, dedup(&up.index_terms)));
+                    next.rows.insert(key, (stored, up.index_terms.clone()));
                 }
                 WriteOp::Erase(id) => {
                     let keys: Vec<_> = next
@@ -310,15 +318,6 @@ impl Store for MemStore {
             })
             .count() as u64)
     }
-}
-
-fn dedup(terms: &[String]) -> Vec<String> {
-    terms
-        .iter()
-        .cloned()
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect()
 }
 
 /// The store-level invariant: at most one active revision per semantic key.

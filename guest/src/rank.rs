@@ -16,8 +16,6 @@
 //!   names its text mentions, at `entity_mentioned` weight) the memory is
 //!   tagged with.
 
-use std::collections::BTreeMap;
-
 use crate::config::Policy;
 use crate::index::Doc;
 use crate::intent::Intent;
@@ -25,6 +23,7 @@ use crate::model::{scope_depth, scope_visible, sensitivity_rank, status_name};
 use crate::types::{
     Admission, Datetime, Features, Memory, Payload, Query, ScoredMemory, Sensitivity, Status,
 };
+use crate::wit_store::Stored;
 
 /// A distinct query term with its weights.
 #[derive(Debug, Clone)]
@@ -75,13 +74,49 @@ pub struct Lexical {
     pub coverage: f64,
 }
 
-/// BM25 of a memory's document against the query model.
-pub fn lexical(q: &QueryModel, d: &Doc, policy: &Policy) -> Lexical {
-    let mut tf: BTreeMap<&str, f64> = BTreeMap::new();
-    for t in &d.tokens {
-        *tf.entry(t.term.as_str()).or_default() += 1.0;
+/// What the ranker needs of a candidate's index document: how often each
+/// query term occurs in it (aligned with `QueryModel::terms`), its length
+/// in index terms and its structural keys.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Counts {
+    pub tf: Vec<f64>,
+    pub len: usize,
+    pub keys: Vec<String>,
+}
+
+impl Counts {
+    /// From an analysed document.
+    pub fn of_doc(q: &QueryModel, d: &Doc) -> Counts {
+        // Count only the query's terms (a handful), not every token's.
+        let mut tf = vec![0.0f64; q.terms.len()];
+        for t in &d.tokens {
+            if let Some(i) = q.terms.iter().position(|qt| qt.term == t.term) {
+                tf[i] += 1.0;
+            }
+        }
+        Counts {
+            tf,
+            len: d.len(),
+            keys: d.keys.clone(),
+        }
     }
-    let len = d.len() as f64;
+
+    /// From what the store counted while searching by the query's terms
+    /// (`stored.frequencies`, whose first entries are `q.terms`' in
+    /// order): no text analysis. `None` when the store did not count.
+    pub fn from_store(q: &QueryModel, s: &Stored) -> Option<Counts> {
+        let tf = s.frequencies.get(..q.terms.len())?;
+        Some(Counts {
+            tf: tf.iter().map(|&f| f as f64).collect(),
+            len: s.length as usize,
+            keys: crate::index::keys(&s.memory),
+        })
+    }
+}
+
+/// BM25 of a memory's document against the query model.
+pub fn lexical(q: &QueryModel, c: &Counts, policy: &Policy) -> Lexical {
+    let len = c.len as f64;
     let avg = if q.average_length > 0.0 {
         q.average_length
     } else {
@@ -90,8 +125,8 @@ pub fn lexical(q: &QueryModel, d: &Doc, policy: &Policy) -> Lexical {
     let (k1, b) = (policy.rank.bm25_k1, policy.rank.bm25_b);
     let norm = k1 * (1.0 - b + b * len / avg);
     let (mut raw, mut matched) = (0.0, 0.0);
-    for t in &q.terms {
-        if let Some(f) = tf.get(t.term.as_str()) {
+    for (t, &f) in q.terms.iter().zip(&c.tf) {
+        if f > 0.0 {
             raw += t.weight * t.idf * f * (k1 + 1.0) / (f + norm);
             matched += t.weight * t.idf;
         }
@@ -104,7 +139,7 @@ pub fn lexical(q: &QueryModel, d: &Doc, policy: &Policy) -> Lexical {
 }
 
 /// Weighted share of the query's entities the memory's keys satisfy.
-pub fn entity_overlap(q: &QueryModel, d: &Doc) -> f64 {
+pub fn entity_overlap(q: &QueryModel, keys: &[String]) -> f64 {
     let total: f64 = q.entities.iter().map(|e| e.weight).sum();
     if total <= 0.0 {
         return 0.0;
@@ -112,7 +147,7 @@ pub fn entity_overlap(q: &QueryModel, d: &Doc) -> f64 {
     let hit: f64 = q
         .entities
         .iter()
-        .filter(|e| d.keys.contains(&e.term))
+        .filter(|e| keys.contains(&e.term))
         .map(|e| e.weight)
         .sum();
     // Names mentioned in passing weigh less than entities the caller asked
@@ -227,15 +262,15 @@ pub fn evidence(
     q: &QueryModel,
     query: &Query,
     m: &Memory,
-    d: &Doc,
+    c: &Counts,
     in_force: bool,
     policy: &Policy,
 ) -> Evidence {
     Evidence {
-        lexical: lexical(q, d, policy),
+        lexical: lexical(q, c, policy),
         context_raw: 0.0,
         context_coverage: 0.0,
-        entity: entity_overlap(q, d),
+        entity: entity_overlap(q, &c.keys),
         embedding: cosine(query.embedding.as_deref(), m.embedding.as_deref()),
         in_force,
     }
@@ -252,12 +287,13 @@ pub fn contextual_raw(e: &Evidence, policy: &Policy) -> f64 {
 pub fn score(
     q: &QueryModel,
     query: &Query,
-    m: &Memory,
+    memory: Memory,
     e: &Evidence,
     best_raw: f64,
     policy: &Policy,
 ) -> ScoredMemory {
     let w = &policy.rank;
+    let m = &memory;
     let lexical = if best_raw > 0.0 {
         contextual_raw(e, policy) / best_raw
     } else {
@@ -289,8 +325,9 @@ pub fn score(
             total *= w.failed_episode;
         }
     }
+    let admission = admission(q, query, m, e, risk, policy);
     ScoredMemory {
-        memory: m.clone(),
+        memory,
         score: total,
         features: Features {
             similarity,
@@ -302,7 +339,7 @@ pub fn score(
             risk,
             embedding: e.embedding,
         },
-        admission: admission(q, query, m, e, risk, policy),
+        admission,
     }
 }
 

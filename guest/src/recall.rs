@@ -38,7 +38,8 @@ use crate::errors::invalid;
 use crate::index::{entity_term, entity_value_term, source_term, Doc};
 use crate::model::filter;
 use crate::rank::{
-    contextual_raw, event_time, evidence, score, Evidence, QueryEntity, QueryModel, QueryTerm,
+    contextual_raw, event_time, evidence, score, Counts, Evidence, QueryEntity, QueryModel,
+    QueryTerm,
 };
 use crate::text::{analyze, value_key, Token};
 use crate::types::{
@@ -503,6 +504,11 @@ fn fetch_neighbours(
     let out = found
         .into_iter()
         .filter(|s| expanded.iter().any(|m| neighbours(m, &s.memory)))
+        .map(|s| Stored {
+            // Counts of the source terms searched here, not the query's.
+            frequencies: Vec::new(),
+            ..s
+        })
         .collect();
     Ok((out, read))
 }
@@ -580,9 +586,14 @@ fn recall_with(ctx: &Ctx, q: &Query, cache: &mut DocCache) -> Result<RecallResul
             }
         }
     }
+    // The store counted the query's terms in what its search returned;
+    // anything else (the embedding scan, records indexed before the store
+    // kept counts) is analysed here, with the same result.
     let mut gather = |s: &Stored| {
         let in_force = in_force_at(&s.memory, as_of);
-        evidence(&model, q, &s.memory, cache.get(s), in_force, policy)
+        let counts =
+            Counts::from_store(&model, s).unwrap_or_else(|| Counts::of_doc(&model, cache.get(s)));
+        evidence(&model, q, &s.memory, &counts, in_force, policy)
     };
     let mut evid: Vec<Evidence> = candidates.iter().map(&mut gather).collect();
     let mut read = candidates.len() as u32;
@@ -602,9 +613,9 @@ fn recall_with(ctx: &Ctx, q: &Query, cache: &mut DocCache) -> Result<RecallResul
         .map(|e| contextual_raw(e, policy))
         .fold(0.0f64, f64::max);
     let mut scored: Vec<ScoredMemory> = candidates
-        .iter()
+        .into_iter()
         .zip(&evid)
-        .map(|(s, e)| score(&model, q, &s.memory, e, best_raw, policy))
+        .map(|(s, e)| score(&model, q, s.memory, e, best_raw, policy))
         .collect();
     scored.sort_by(|a, b| {
         b.score
@@ -615,8 +626,14 @@ fn recall_with(ctx: &Ctx, q: &Query, cache: &mut DocCache) -> Result<RecallResul
 
     // Deduplicate: a memory that repeats a better-ranked admitted one (same
     // kind, text, event time and entities) adds nothing to a context.
+    // Past the k-th distinct admitted memory nothing is shown, so the rest
+    // need no key (unless refusals are explained).
+    let k = if q.k == 0 { DEFAULT_K } else { q.k } as usize;
     let mut shown: BTreeMap<String, String> = BTreeMap::new();
     for s in scored.iter_mut().filter(|s| s.admission.admit) {
+        if shown.len() >= k && !q.explain_rejected {
+            break;
+        }
         let key = duplicate_key(&s.memory);
         match shown.get(&key) {
             Some(first) => {
@@ -628,7 +645,6 @@ fn recall_with(ctx: &Ctx, q: &Query, cache: &mut DocCache) -> Result<RecallResul
             }
         }
     }
-    let k = if q.k == 0 { DEFAULT_K } else { q.k } as usize;
     let (admitted, refused): (Vec<_>, Vec<_>) = scored.into_iter().partition(|s| s.admission.admit);
     Ok(RecallResult {
         query_id: q.id.clone(),

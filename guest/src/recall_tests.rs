@@ -772,3 +772,124 @@ fn recall_reads_a_bounded_number_of_candidates_at_100k() {
         }
     }
 }
+
+/// The store as it was before it counted terms: `search` returns no
+/// frequencies, so the ranker analyses every candidate itself.
+struct Uncounted<'a>(&'a MemStore);
+
+impl Store for Uncounted<'_> {
+    fn principal(&self) -> crate::wit_store::Principal {
+        self.0.principal()
+    }
+    fn find(&self, f: &Filter, limit: u32) -> Result<Vec<Stored>, crate::wit_store::StoreError> {
+        self.0.find(f, limit)
+    }
+    fn revisions(&self, id: &str) -> Result<Vec<Stored>, crate::wit_store::StoreError> {
+        self.0.revisions(id)
+    }
+    fn stats(
+        &self,
+        f: &Filter,
+        terms: &[String],
+    ) -> Result<crate::wit_store::TermStats, crate::wit_store::StoreError> {
+        self.0.stats(f, terms)
+    }
+    fn search(
+        &self,
+        f: &Filter,
+        terms: &[WeightedTerm],
+        limit: u32,
+    ) -> Result<Vec<Stored>, crate::wit_store::StoreError> {
+        let mut out = self.0.search(f, terms, limit)?;
+        for s in &mut out {
+            s.frequencies.clear();
+        }
+        Ok(out)
+    }
+    fn commit(
+        &self,
+        ops: &[WriteOp],
+    ) -> Result<crate::wit_store::Receipt, crate::wit_store::StoreError> {
+        self.0.commit(ops)
+    }
+    fn tombstones(&self) -> Result<Vec<crate::wit_store::Tombstone>, crate::wit_store::StoreError> {
+        self.0.tombstones()
+    }
+    fn count_events(
+        &self,
+        scope: &Scope,
+        kind: &str,
+        since: Datetime,
+    ) -> Result<u64, crate::wit_store::StoreError> {
+        self.0.count_events(scope, kind, since)
+    }
+}
+
+#[test]
+fn term_counts_from_the_store_rank_exactly_as_analysis_does() {
+    let store = MemStore::for_tenant("acme");
+    let mut corpus = vec![
+        mem("a", MemoryKind::Episodic, "The deploy of payment-service failed: the disk on db-7 was full, the deploy was retried", 3),
+        mem("b", MemoryKind::Semantic, "payment-service uses PostgreSQL 16 on db-7", 20),
+        mem("c", MemoryKind::Procedural, "When a deploy fails on a full disk, first clean /var/log, then retry the deploy", 9),
+        mem("d", MemoryKind::Episodic, "上次 payment-service 发布失败，因为 db-7 磁盘满了", 5),
+        mem("e", MemoryKind::Semantic, "用户喜欢用中文沟通，回答要简短", 40),
+        mem("f", MemoryKind::Episodic, "Caroline went to the LGBTQ support group and felt accepted", 60),
+    ];
+    corpus[0].entities = vec![Entry {
+        key: "service".into(),
+        value: "payment-service".into(),
+    }];
+    for (i, m) in corpus.iter_mut().enumerate() {
+        m.provenance.source.reference = Some(format!("conv-1:D1:{}", i + 1));
+    }
+    put(&store, corpus);
+    let policy = Policy::default();
+    let clock = FixedClock(dt(NOW));
+    let counted = Ctx {
+        store: &store,
+        clock: &clock,
+        policy: &policy,
+    };
+    let uncounted_store = Uncounted(&store);
+    let uncounted = Ctx {
+        store: &uncounted_store,
+        clock: &clock,
+        policy: &policy,
+    };
+    let mut queries: Vec<Query> = [
+        "Why did the payment-service deploy fail?",
+        "payment-service 发布为什么失败？",
+        "what database does payment-service use",
+        "how to fix a full disk during a deploy",
+        "What did Caroline do at the support group?",
+        "用户喜欢什么语言",
+    ]
+    .iter()
+    .map(|t| query(t))
+    .collect();
+    queries[0].entities = vec![Entry {
+        key: "service".into(),
+        value: "payment-service".into(),
+    }];
+    queries[1].explain_rejected = true;
+    for q in &queries {
+        // The counted path is the one taken.
+        let f = recall_filter(q, dt(NOW), dt(NOW));
+        let found = store
+            .search(
+                &f,
+                &[WeightedTerm {
+                    term: "deploy".into(),
+                    weight: 1.0,
+                }],
+                10,
+            )
+            .expect("search");
+        assert!(found.iter().all(|s| s.frequencies.len() == 1));
+        let a = recall(&counted, std::slice::from_ref(q)).expect("recall");
+        let b = recall(&uncounted, std::slice::from_ref(q)).expect("recall");
+        assert!(!a[0].results.is_empty(), "{}", q.text);
+        assert_eq!(a, b, "{}", q.text);
+    }
+}

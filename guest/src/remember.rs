@@ -156,6 +156,7 @@ impl Batch {
                         memory: w.memory.clone(),
                         etag,
                         length: 0,
+                        frequencies: Vec::new(),
                     },
                 );
             }

@@ -527,6 +527,7 @@ mod tests {
             memory: m,
             etag: 1,
             length: 3,
+            frequencies: Vec::new(),
         }
     }
 

@@ -11,7 +11,7 @@
 //! - the count and total length of the records without validity bounds
 //!   (nearly all of them), and every bounded record's bounds and length, so
 //!   the document count at any instant is exact;
-//! - the record ids posted under each term asked for so far;
+//! - the postings (record id, count) of each term asked for so far;
 //! - the records a search handed out, decoded, by record id (decoding the
 //!   stored JSON was most of a search's time).
 //!
@@ -25,7 +25,15 @@ use std::collections::HashMap;
 
 use crate::bindings::{Datetime, Filter, Stored};
 
-/// Record ids kept at most, over all entries (8 bytes each).
+/// One posting: a record carrying the term, and how often (0 = not
+/// counted: written before the store kept counts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Posting {
+    pub rid: i64,
+    pub tf: u32,
+}
+
+/// Postings kept at most, over all entries (16 bytes each).
 pub const MAX_POSTINGS: usize = 2_000_000;
 /// Decoded records kept at most (a few KB each).
 pub const MAX_RECORDS: usize = 20_000;
@@ -81,7 +89,7 @@ struct Entry {
     /// The filter with `valid_at` cleared.
     key: Filter,
     documents: Documents,
-    postings: HashMap<String, Vec<i64>>,
+    postings: HashMap<String, Vec<Posting>>,
 }
 
 /// The cache of one connection (see the module documentation).
@@ -150,15 +158,15 @@ impl PostingsCache {
         });
     }
 
-    /// The record ids posted under `term` in `key`'s entry, if cached.
-    pub fn postings(&self, key: &Filter, term: &str) -> Option<&[i64]> {
+    /// The postings of `term` in `key`'s entry, if cached.
+    pub fn postings(&self, key: &Filter, term: &str) -> Option<&[Posting]> {
         let e = self.entries.iter().find(|e| e.key == *key)?;
         e.postings.get(term).map(Vec::as_slice)
     }
 
     /// Keep the postings of `term` in `key`'s entry (which must exist),
     /// dropping the entry's other postings first when the cache is full.
-    pub fn insert_postings(&mut self, key: &Filter, term: &str, rids: Vec<i64>) {
+    pub fn insert_postings(&mut self, key: &Filter, term: &str, rids: Vec<Posting>) {
         if rids.len() > MAX_POSTINGS {
             return;
         }
@@ -183,7 +191,9 @@ impl PostingsCache {
         Some(if e.documents.bounded.is_empty() {
             rids.len() as u64
         } else {
-            rids.iter().filter(|r| e.documents.admits(**r, at)).count() as u64
+            rids.iter()
+                .filter(|p| e.documents.admits(p.rid, at))
+                .count() as u64
         })
     }
 
@@ -239,6 +249,10 @@ mod tests {
         }
     }
 
+    fn postings(rids: &[i64]) -> Vec<Posting> {
+        rids.iter().map(|&rid| Posting { rid, tf: 1 }).collect()
+    }
+
     fn at(ms: i64) -> Option<Datetime> {
         Some(Datetime {
             epoch_ms: ms,
@@ -269,7 +283,7 @@ mod tests {
                 bounded,
             },
         );
-        c.insert_postings(&key, "rust", vec![1, 7]);
+        c.insert_postings(&key, "rust", postings(&[1, 7]));
         assert_eq!(c.documents(&key).unwrap().at(at(50)), (2, 10.0));
         assert_eq!(c.documents(&key).unwrap().at(at(150)), (3, 10.0));
         assert_eq!(c.frequency(&key, "rust", at(50)), Some(1));
@@ -292,8 +306,8 @@ mod tests {
         assert!(c.documents(&key_of(&filter("0", None))).is_none());
         let k = key_of(&filter("1", None));
         assert!(c.documents(&k).is_some());
-        c.insert_postings(&k, "a", vec![0; MAX_POSTINGS - 1]);
-        c.insert_postings(&k, "b", vec![0; 2]);
+        c.insert_postings(&k, "a", vec![Posting { rid: 0, tf: 1 }; MAX_POSTINGS - 1]);
+        c.insert_postings(&k, "b", postings(&[1, 2]));
         // Full: the older postings were dropped to make room.
         assert_eq!(c.frequency(&k, "a", None), None);
         assert_eq!(c.frequency(&k, "b", None), Some(2));

@@ -20,7 +20,7 @@ use crate::bindings::{
     StoreError, Stored, TermStats, Tombstone, WeightedTerm, WriteOp,
 };
 use crate::bindings::{Memory, Payload};
-use crate::postings_cache::{self, Bounded, Documents, PostingsCache};
+use crate::postings_cache::{self, Bounded, Documents, Posting, PostingsCache};
 use crate::wire::MemoryJson;
 
 /// Schema migrations, applied in order; `user_version` records how many ran.
@@ -119,6 +119,13 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX memories_filter ON memories (
         tenant, status, user, project, thread, agent, kind, sensitivity, valid_from, valid_to, length
     );
+    "#,
+    // 3: how often each term occurs in its record's index terms, returned
+    // by `search` so the ranker need not analyse candidates again (NULL for
+    // records written before: the guest then analyses them). Lengths are
+    // counted with repeats from here on, as the ranker counts them.
+    r#"
+    ALTER TABLE postings ADD COLUMN tf INTEGER;
     "#,
 ];
 
@@ -236,6 +243,7 @@ impl SqliteStore {
             memory,
             etag: etag as u64,
             length: length as u32,
+            frequencies: Vec::new(),
         })
     }
 
@@ -325,20 +333,19 @@ impl SqliteStore {
         Ok(out)
     }
 
-    /// The record ids posted under `term` in the scope of `filter`,
-    /// validity aside (the caller applies it): from the cache, else read
-    /// and kept. `documents(filter)` must have run first (it starts the
-    /// cache entry).
-    fn term_postings(&mut self, filter: &Filter, term: &str) -> Result<Vec<i64>, StoreError> {
+    /// The postings of `term` in the scope of `filter`, validity aside (the
+    /// caller applies it): from the cache, else read and kept.
+    /// `documents(filter)` must have run first (it starts the cache entry).
+    fn term_postings(&mut self, filter: &Filter, term: &str) -> Result<Vec<Posting>, StoreError> {
         let key = postings_cache::key_of(filter);
-        if let Some(rids) = self.cache.postings(&key, term) {
-            return Ok(rids.to_vec());
+        if let Some(list) = self.cache.postings(&key, term) {
+            return Ok(list.to_vec());
         }
         let (pw, pargs) = where_clause_on("p", &key);
         let mut stmt = self
             .conn
             .prepare_cached(&format!(
-                "SELECT p.rid FROM postings p WHERE p.term = ? AND {pw}"
+                "SELECT p.rid, p.tf FROM postings p WHERE p.term = ? AND {pw}"
             ))
             .map_err(backend_err)?;
         let mut a: Vec<&dyn ToSql> = vec![&term];
@@ -346,7 +353,11 @@ impl SqliteStore {
         let mut rows = stmt.query(params_from_iter(a)).map_err(backend_err)?;
         let mut list = Vec::new();
         while let Some(row) = rows.next().map_err(backend_err)? {
-            list.push(row.get::<_, i64>(0).map_err(backend_err)?);
+            let tf: Option<i64> = row.get(1).map_err(backend_err)?;
+            list.push(Posting {
+                rid: row.get(0).map_err(backend_err)?,
+                tf: tf.map_or(0, |n| n.clamp(0, u32::MAX as i64) as u32),
+            });
         }
         drop(rows);
         drop(stmt);
@@ -377,16 +388,31 @@ impl SqliteStore {
         // Starts (or checks) the cache entry the postings are kept in.
         self.documents(filter)?;
         let key = postings_cache::key_of(filter);
-        let mut scores: std::collections::HashMap<i64, f64> = std::collections::HashMap::new();
-        for t in terms {
-            for rid in self.term_postings(filter, &t.term)? {
-                if self.cache.admits(&key, rid, filter.valid_at) {
-                    *scores.entry(rid).or_insert(0.0) += t.weight;
+        // Per record: the score, and how often each term occurs (None once
+        // a posting without a count was seen).
+        let mut scores: std::collections::HashMap<i64, (f64, Option<Vec<u32>>)> =
+            std::collections::HashMap::new();
+        for (j, t) in terms.iter().enumerate() {
+            for p in self.term_postings(filter, &t.term)? {
+                if !self.cache.admits(&key, p.rid, filter.valid_at) {
+                    continue;
+                }
+                let e = scores
+                    .entry(p.rid)
+                    .or_insert_with(|| (0.0, Some(vec![0; terms.len()])));
+                e.0 += t.weight;
+                if p.tf == 0 {
+                    e.1 = None;
+                } else if let Some(f) = &mut e.1 {
+                    f[j] = p.tf;
                 }
             }
         }
-        let mut hits: Vec<(i64, f64)> = scores.into_iter().collect();
-        let by_score = |a: &(i64, f64), b: &(i64, f64)| {
+        let mut hits: Vec<(i64, f64, Option<Vec<u32>>)> = scores
+            .into_iter()
+            .map(|(rid, (w, f))| (rid, w, f))
+            .collect();
+        let by_score = |a: &(i64, f64, Option<Vec<u32>>), b: &(i64, f64, Option<Vec<u32>>)| {
             b.1.partial_cmp(&a.1)
                 .unwrap_or(std::cmp::Ordering::Equal)
                 .then(a.0.cmp(&b.0))
@@ -397,9 +423,16 @@ impl SqliteStore {
             hits.truncate(limit);
         }
         let mut out: Vec<(f64, Stored)> = Vec::with_capacity(hits.len());
-        for (rid, score) in hits {
+        for (rid, score, frequencies) in hits {
+            let frequencies = frequencies.unwrap_or_default();
             if let Some(s) = self.cache.record(rid) {
-                out.push((score, s.clone()));
+                out.push((
+                    score,
+                    Stored {
+                        frequencies,
+                        ..s.clone()
+                    },
+                ));
                 continue;
             }
             let row = self
@@ -421,7 +454,13 @@ impl SqliteStore {
             if let Some((body, etag, length, access, last)) = row {
                 let stored = Self::row_to_stored(body, etag, length, access, last, 0)?;
                 self.cache.insert_record(rid, stored.clone());
-                out.push((score, stored));
+                out.push((
+                    score,
+                    Stored {
+                        frequencies,
+                        ..stored
+                    },
+                ));
             }
         }
         out.sort_by(|a, b| {
@@ -579,9 +618,12 @@ fn write_row(
     let body = serde_json::to_string(&MemoryJson::from(m.clone())).map_err(backend_err)?;
     let c = columns(m);
     let what = format!("{} revision {}", m.id, m.revision);
-    let mut uniq: Vec<&str> = terms.iter().map(String::as_str).collect();
-    uniq.sort_unstable();
-    uniq.dedup();
+    // Distinct terms with their counts; the length counts repeats.
+    let mut uniq: std::collections::BTreeMap<&str, i64> = std::collections::BTreeMap::new();
+    for t in terms {
+        *uniq.entry(t.as_str()).or_default() += 1;
+    }
+    let length = terms.len() as i64;
     let rid = match rid {
         None => {
             tx.execute(
@@ -593,7 +635,7 @@ fn write_row(
                     kind_name(m.kind), status_name(m.status), sensitivity_rank(m.sensitivity),
                     m.valid_from.map(|d| d.epoch_ms), m.valid_to.map(|d| d.epoch_ms),
                     c.subject, c.predicate, c.condition, m.provenance.source.reference,
-                    m.updated_at.epoch_ms, etag, uniq.len() as i64, m.access_count, body
+                    m.updated_at.epoch_ms, etag, length, m.access_count, body
                 ],
             )
             .map_err(|e| conflict_or_backend(e, &what))?;
@@ -608,7 +650,7 @@ fn write_row(
                     status_name(m.status), sensitivity_rank(m.sensitivity),
                     m.valid_from.map(|d| d.epoch_ms), m.valid_to.map(|d| d.epoch_ms),
                     c.subject, c.predicate, c.condition, m.provenance.source.reference,
-                    m.updated_at.epoch_ms, etag, uniq.len() as i64, body, kind_name(m.kind), rid
+                    m.updated_at.epoch_ms, etag, length, body, kind_name(m.kind), rid
                 ],
             )
             .map_err(|e| conflict_or_backend(e, &what))?;
@@ -622,8 +664,8 @@ fn write_row(
     {
         let mut ins = tx
             .prepare_cached(
-                "INSERT OR IGNORE INTO postings (term, tenant, rid, user, project, thread, agent, kind, status, sensitivity, valid_from, valid_to)
-                 VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT OR IGNORE INTO postings (term, tenant, rid, user, project, thread, agent, kind, status, sensitivity, valid_from, valid_to, tf)
+                 VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             )
             .map_err(backend_err)?;
         let (kind, status, sens) = (
@@ -635,7 +677,7 @@ fn write_row(
             m.valid_from.map(|d| d.epoch_ms),
             m.valid_to.map(|d| d.epoch_ms),
         );
-        for term in uniq {
+        for (term, tf) in uniq {
             ins.execute(params![
                 term,
                 m.scope.tenant,
@@ -648,7 +690,8 @@ fn write_row(
                 status,
                 sens,
                 vf,
-                vt
+                vt,
+                tf
             ])
             .map_err(backend_err)?;
         }
@@ -704,9 +747,9 @@ impl Backend for SqliteStore {
                 let n = match self.cache.frequency(&key, term, filter.valid_at) {
                     Some(n) => n,
                     None => {
-                        let rids = self.term_postings(filter, term)?;
-                        rids.iter()
-                            .filter(|r| self.cache.admits(&key, **r, filter.valid_at))
+                        let list = self.term_postings(filter, term)?;
+                        list.iter()
+                            .filter(|p| self.cache.admits(&key, p.rid, filter.valid_at))
                             .count() as u64
                     }
                 };

@@ -173,6 +173,11 @@ _MIGRATIONS = [
         tenant, status, user, project, thread, agent, kind, sensitivity, valid_from, valid_to, length
     );
     """,
+    # 3: how often each term occurs in its record (as the Rust host's schema;
+    # this store writes it but returns no counts, so the guest analyses).
+    """
+    ALTER TABLE postings ADD COLUMN tf INTEGER;
+    """,
 ]
 
 _SELECT_STORED = "SELECT m.body, m.etag, m.length, m.access_count, m.last_access FROM memories m"
@@ -330,7 +335,8 @@ class SqliteStore:
             setattr(memory, "access-count", access)
             if last is not None:
                 setattr(memory, "last-accessed", rec(epoch_ms=last, offset_minutes=0))
-            out.append(rec(memory=memory, etag=etag, length=length))
+            # No term counts: the guest analyses candidates itself.
+            out.append(rec(memory=memory, etag=etag, length=length, frequencies=[]))
         self.records_read += len(out)
         return out
 
@@ -462,6 +468,9 @@ class SqliteStore:
             subject = predicate = condition = None
         what = f"{memory.id} revision {memory.revision}"
         terms = sorted(set(index_terms), key=lambda t: t.encode("utf-8"))
+        counts = {t: index_terms.count(t) for t in terms}
+        # The document length counts repeats, as the ranker does.
+        length = len(index_terms)
         s = memory.scope
         vf, vt = _ms(field(memory, "valid_from")), _ms(field(memory, "valid_to"))
         sens = SENSITIVITY_RANK[memory.sensitivity]
@@ -476,7 +485,7 @@ class SqliteStore:
                     [
                         memory.id, memory.revision, s.tenant, s.user, s.project, s.thread, s.agent,
                         memory.kind, memory.status, sens, vf, vt, subject, predicate, condition, source_ref,
-                        updated, etag, len(terms), field(memory, "access_count"), body,
+                        updated, etag, length, field(memory, "access_count"), body,
                     ],
                 )
                 rid = cur.lastrowid
@@ -487,7 +496,7 @@ class SqliteStore:
                     "kind = ? WHERE rid = ?",
                     [
                         memory.status, sens, vf, vt, subject, predicate, condition, source_ref, updated, etag,
-                        len(terms), body, memory.kind, rid,
+                        length, body, memory.kind, rid,
                     ],
                 )
                 self._db.execute("DELETE FROM postings WHERE rid = ?", [rid])
@@ -496,9 +505,9 @@ class SqliteStore:
             raise StoreError("conflict", f"{what}: {e}") from e
         self._db.executemany(
             "INSERT OR IGNORE INTO postings (term, tenant, rid, user, project, thread, agent, kind, status, "
-            "sensitivity, valid_from, valid_to) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            "sensitivity, valid_from, valid_to, tf) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             [
-                (t, s.tenant, rid, s.user, s.project, s.thread, s.agent, memory.kind, memory.status, sens, vf, vt)
+                (t, s.tenant, rid, s.user, s.project, s.thread, s.agent, memory.kind, memory.status, sens, vf, vt, counts[t])
                 for t in terms
             ],
         )

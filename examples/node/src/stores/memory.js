@@ -45,6 +45,8 @@ function stored(row) {
     memory: { ...row.memory, accessCount: row.accessCount },
     etag: BigInt(row.etag),
     length: row.length,
+    // No term counts: the guest analyses candidates itself.
+    frequencies: new Uint32Array(0),
   };
 }
 
@@ -199,7 +201,7 @@ function applyOp(state, principal, op, receipt) {
       }
       const terms = uniqueTerms(op.val.indexTerms);
       const rid = state.maxRid + 1;
-      const row = { rid, memory: m, etag: 1, length: terms.length, terms: new Set(terms), accessCount: m.accessCount };
+      const row = { rid, memory: m, etag: 1, length: op.val.indexTerms.length, terms: new Set(terms), accessCount: m.accessCount };
       checkUnique(state, row);
       state.maxRid = rid;
       state.rows.set(rid, row);
@@ -219,7 +221,7 @@ function applyOp(state, principal, op, receipt) {
       }
       const terms = uniqueTerms(op.val.indexTerms);
       // The access count is the store's own (touch), not the writer's copy.
-      const row = { rid, memory: m, etag: cur.etag + 1, length: terms.length, terms: new Set(terms), accessCount: cur.accessCount };
+      const row = { rid, memory: m, etag: cur.etag + 1, length: op.val.indexTerms.length, terms: new Set(terms), accessCount: cur.accessCount };
       const oldKey = activeKey(cur.memory);
       if (oldKey !== null && state.active.get(oldKey) === rid) state.active.delete(oldKey);
       checkUnique(state, row);

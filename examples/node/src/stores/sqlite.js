@@ -99,6 +99,11 @@ const MIGRATIONS = [
       tenant, status, user, project, thread, agent, kind, sensitivity, valid_from, valid_to, length
   );
   `,
+  // 3: how often each term occurs in its record (as the Rust host's schema;
+  // this store writes it but returns no counts, so the guest analyses).
+  `
+  ALTER TABLE postings ADD COLUMN tf INTEGER;
+  `,
 ];
 
 const SELECT_STORED = 'SELECT m.body, m.etag, m.length, m.access_count, m.last_access FROM memories m';
@@ -261,7 +266,7 @@ export class SqliteStore {
       }
       memory.accessCount = access;
       if (last !== null) memory.lastAccessed = { epochMs: BigInt(last), offsetMinutes: 0 };
-      return { memory, etag: BigInt(etag), length };
+      return { memory, etag: BigInt(etag), length, frequencies: new Uint32Array(0) };
     });
     this.recordsRead += out.length;
     return out;
@@ -371,6 +376,10 @@ export class SqliteStore {
     const condition = key ? nul(key.condition) : null;
     const what = `${m.id} revision ${m.revision}`;
     const terms = uniqueTerms(indexTerms);
+    const counts = new Map();
+    for (const t of indexTerms) counts.set(t, (counts.get(t) ?? 0) + 1);
+    // The document length counts repeats, as the ranker does.
+    const length = indexTerms.length;
     const s = m.scope;
     try {
       if (rid === undefined) {
@@ -382,7 +391,7 @@ export class SqliteStore {
           m.id, m.revision, s.tenant, nul(s.user), nul(s.project), nul(s.thread), nul(s.agent),
           m.kind, m.status, SENSITIVITY_RANK[m.sensitivity], ms(m.validFrom), ms(m.validTo),
           subject, predicate, condition, nul(m.provenance.source.reference),
-          Number(m.updatedAt.epochMs), etag, terms.length, m.accessCount, body,
+          Number(m.updatedAt.epochMs), etag, length, m.accessCount, body,
         ]);
         rid = Number(info.lastInsertRowid);
       } else {
@@ -392,7 +401,7 @@ export class SqliteStore {
            WHERE rid = ?`,
         ).run([
           m.status, SENSITIVITY_RANK[m.sensitivity], ms(m.validFrom), ms(m.validTo), subject, predicate,
-          condition, nul(m.provenance.source.reference), Number(m.updatedAt.epochMs), etag, terms.length, body, m.kind, rid,
+          condition, nul(m.provenance.source.reference), Number(m.updatedAt.epochMs), etag, length, body, m.kind, rid,
         ]);
         this.#stmt('DELETE FROM postings WHERE rid = ?').run([rid]);
         this.#stmt('DELETE FROM derived_from WHERE rid = ?').run([rid]);
@@ -401,12 +410,12 @@ export class SqliteStore {
       throw conflictOrBackend(e, what);
     }
     const ins = this.#stmt(
-      `INSERT OR IGNORE INTO postings (term, tenant, rid, user, project, thread, agent, kind, status, sensitivity, valid_from, valid_to)
-       VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+      `INSERT OR IGNORE INTO postings (term, tenant, rid, user, project, thread, agent, kind, status, sensitivity, valid_from, valid_to, tf)
+       VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
     );
     for (const term of terms) {
       ins.run([term, s.tenant, rid, nul(s.user), nul(s.project), nul(s.thread), nul(s.agent),
-        m.kind, m.status, SENSITIVITY_RANK[m.sensitivity], ms(m.validFrom), ms(m.validTo)]);
+        m.kind, m.status, SENSITIVITY_RANK[m.sensitivity], ms(m.validFrom), ms(m.validTo), counts.get(term)]);
     }
     const der = this.#stmt('INSERT OR IGNORE INTO derived_from (event, rid) VALUES (?, ?)');
     for (const ev of m.provenance.sourceEventIds) der.run([ev, rid]);
