@@ -31,10 +31,51 @@ use crate::bindings::{Datetime, Filter, Stored};
 pub struct Posting {
     pub rid: i64,
     pub tf: u32,
+    /// The record has validity bounds (set by the cache): only these need
+    /// a look at the query's instant.
+    pub bounded: bool,
+}
+
+/// The postings of one term under one filter, by record id.
+#[derive(Debug, Clone, Default)]
+pub struct TermPostings {
+    pub list: Vec<Posting>,
+    /// How many of them have no validity bounds.
+    pub unbounded: u64,
+}
+
+impl TermPostings {
+    /// How often the term occurs in record `rid` (0 = unknown or absent).
+    pub fn tf(&self, rid: i64) -> u32 {
+        self.list
+            .binary_search_by_key(&rid, |p| p.rid)
+            .map_or(0, |i| self.list[i].tf)
+    }
+
+    /// The postings in force at `at`.
+    pub fn in_force<'a>(
+        &'a self,
+        documents: &'a Documents,
+        at: Option<Datetime>,
+    ) -> impl Iterator<Item = &'a Posting> + 'a {
+        self.list
+            .iter()
+            .filter(move |p| !p.bounded || documents.admits(p.rid, at))
+    }
+
+    /// Document frequency at `at`.
+    pub fn frequency(&self, documents: &Documents, at: Option<Datetime>) -> u64 {
+        self.unbounded
+            + self
+                .list
+                .iter()
+                .filter(|p| p.bounded && documents.admits(p.rid, at))
+                .count() as u64
+    }
 }
 
 /// Postings kept at most, over all entries (16 bytes each).
-pub const MAX_POSTINGS: usize = 2_000_000;
+pub const MAX_POSTINGS: usize = 4_000_000;
 /// Decoded records kept at most (a few KB each).
 pub const MAX_RECORDS: usize = 20_000;
 /// Filters kept at most (a host serving several scopes alternates them).
@@ -89,7 +130,7 @@ struct Entry {
     /// The filter with `valid_at` cleared.
     key: Filter,
     documents: Documents,
-    postings: HashMap<String, Vec<Posting>>,
+    postings: HashMap<String, TermPostings>,
 }
 
 /// The cache of one connection (see the module documentation).
@@ -149,7 +190,7 @@ impl PostingsCache {
         }
         if self.entries.len() >= MAX_FILTERS {
             let old = self.entries.remove(0);
-            self.kept -= old.postings.values().map(Vec::len).sum::<usize>();
+            self.kept -= old.postings.values().map(|p| p.list.len()).sum::<usize>();
         }
         self.entries.push(Entry {
             key,
@@ -158,43 +199,64 @@ impl PostingsCache {
         });
     }
 
-    /// The postings of `term` in `key`'s entry, if cached.
-    pub fn postings(&self, key: &Filter, term: &str) -> Option<&[Posting]> {
+    /// The documents and the postings of `term` in `key`'s entry, if cached.
+    pub fn postings(&self, key: &Filter, term: &str) -> Option<(&Documents, &TermPostings)> {
         let e = self.entries.iter().find(|e| e.key == *key)?;
-        e.postings.get(term).map(Vec::as_slice)
+        Some((&e.documents, e.postings.get(term)?))
+    }
+
+    /// The document frequency of `term` at `at`, if its postings are cached.
+    pub fn frequency(&self, key: &Filter, term: &str, at: Option<Datetime>) -> Option<u64> {
+        let (documents, postings) = self.postings(key, term)?;
+        Some(postings.frequency(documents, at))
+    }
+
+    /// The documents of `key`'s entry, without touching its recency.
+    pub fn documents_of(&self, key: &Filter) -> Option<&Documents> {
+        self.entries
+            .iter()
+            .find(|e| e.key == *key)
+            .map(|e| &e.documents)
     }
 
     /// Keep the postings of `term` in `key`'s entry (which must exist),
-    /// dropping the entry's other postings first when the cache is full.
-    pub fn insert_postings(&mut self, key: &Filter, term: &str, rids: Vec<Posting>) {
-        if rids.len() > MAX_POSTINGS {
-            return;
+    /// sorted by record id and marked bounded where their record is,
+    /// dropping the cached postings first when the cache is full. Returns
+    /// them instead when they cannot be kept (too many, or no entry).
+    pub fn insert_postings(
+        &mut self,
+        key: &Filter,
+        term: &str,
+        mut list: Vec<Posting>,
+    ) -> Option<TermPostings> {
+        list.sort_unstable_by_key(|p| p.rid);
+        let Some(i) = self.entries.iter().position(|e| e.key == *key) else {
+            return Some(TermPostings {
+                unbounded: list.len() as u64,
+                list,
+            });
+        };
+        let bounded = &self.entries[i].documents.bounded;
+        let mut unbounded = 0;
+        for p in &mut list {
+            p.bounded = bounded.contains_key(&p.rid);
+            unbounded += u64::from(!p.bounded);
         }
-        if self.kept + rids.len() > MAX_POSTINGS {
+        let postings = TermPostings { list, unbounded };
+        if postings.list.len() > MAX_POSTINGS {
+            return Some(postings);
+        }
+        if self.kept + postings.list.len() > MAX_POSTINGS {
             for e in &mut self.entries {
                 e.postings.clear();
             }
             self.kept = 0;
         }
-        if let Some(e) = self.entries.iter_mut().find(|e| e.key == *key) {
-            self.kept += rids.len();
-            if let Some(old) = e.postings.insert(term.to_string(), rids) {
-                self.kept -= old.len();
-            }
+        self.kept += postings.list.len();
+        if let Some(old) = self.entries[i].postings.insert(term.to_string(), postings) {
+            self.kept -= old.list.len();
         }
-    }
-
-    /// The document frequency of `term` at `at` from cached postings.
-    pub fn frequency(&self, key: &Filter, term: &str, at: Option<Datetime>) -> Option<u64> {
-        let e = self.entries.iter().find(|e| e.key == *key)?;
-        let rids = e.postings.get(term)?;
-        Some(if e.documents.bounded.is_empty() {
-            rids.len() as u64
-        } else {
-            rids.iter()
-                .filter(|p| e.documents.admits(p.rid, at))
-                .count() as u64
-        })
+        None
     }
 
     /// The decoded record `rid`, if cached.
@@ -208,14 +270,6 @@ impl PostingsCache {
             self.records.clear();
         }
         self.records.insert(rid, stored);
-    }
-
-    /// Is record `rid` in force at `at` under `key`'s entry?
-    pub fn admits(&self, key: &Filter, rid: i64, at: Option<Datetime>) -> bool {
-        self.entries
-            .iter()
-            .find(|e| e.key == *key)
-            .is_none_or(|e| e.documents.admits(rid, at))
     }
 }
 
@@ -250,7 +304,13 @@ mod tests {
     }
 
     fn postings(rids: &[i64]) -> Vec<Posting> {
-        rids.iter().map(|&rid| Posting { rid, tf: 1 }).collect()
+        rids.iter()
+            .map(|&rid| Posting {
+                rid,
+                tf: rid as u32 + 1,
+                bounded: false,
+            })
+            .collect()
     }
 
     fn at(ms: i64) -> Option<Datetime> {
@@ -283,7 +343,10 @@ mod tests {
                 bounded,
             },
         );
-        c.insert_postings(&key, "rust", postings(&[1, 7]));
+        assert!(c.insert_postings(&key, "rust", postings(&[7, 1])).is_none());
+        let (_, rust) = c.postings(&key, "rust").unwrap();
+        assert_eq!((rust.tf(1), rust.tf(7), rust.tf(3)), (2, 8, 0));
+        assert_eq!(rust.unbounded, 1);
         assert_eq!(c.documents(&key).unwrap().at(at(50)), (2, 10.0));
         assert_eq!(c.documents(&key).unwrap().at(at(150)), (3, 10.0));
         assert_eq!(c.frequency(&key, "rust", at(50)), Some(1));
@@ -306,8 +369,13 @@ mod tests {
         assert!(c.documents(&key_of(&filter("0", None))).is_none());
         let k = key_of(&filter("1", None));
         assert!(c.documents(&k).is_some());
-        c.insert_postings(&k, "a", vec![Posting { rid: 0, tf: 1 }; MAX_POSTINGS - 1]);
-        c.insert_postings(&k, "b", postings(&[1, 2]));
+        assert!(c
+            .insert_postings(&k, "a", postings(&[0]).repeat(MAX_POSTINGS - 1))
+            .is_none());
+        assert!(c.insert_postings(&k, "b", postings(&[1, 2])).is_none());
+        // Too many to keep at all: handed back, marked and sorted.
+        let big = c.insert_postings(&k, "c", postings(&[0]).repeat(MAX_POSTINGS + 1));
+        assert_eq!(big.map(|t| t.unbounded), Some(MAX_POSTINGS as u64 + 1));
         // Full: the older postings were dropped to make room.
         assert_eq!(c.frequency(&k, "a", None), None);
         assert_eq!(c.frequency(&k, "b", None), Some(2));

@@ -20,7 +20,7 @@ use crate::bindings::{
     StoreError, Stored, TermStats, Tombstone, WeightedTerm, WriteOp,
 };
 use crate::bindings::{Memory, Payload};
-use crate::postings_cache::{self, Bounded, Documents, Posting, PostingsCache};
+use crate::postings_cache::{self, Bounded, Documents, Posting, PostingsCache, TermPostings};
 use crate::wire::MemoryJson;
 
 /// Schema migrations, applied in order; `user_version` records how many ran.
@@ -333,13 +333,17 @@ impl SqliteStore {
         Ok(out)
     }
 
-    /// The postings of `term` in the scope of `filter`, validity aside (the
-    /// caller applies it): from the cache, else read and kept.
+    /// Make sure the postings of `term` in the scope of `filter` (validity
+    /// aside) are at hand: cached, or, when too many to keep, returned.
     /// `documents(filter)` must have run first (it starts the cache entry).
-    fn term_postings(&mut self, filter: &Filter, term: &str) -> Result<Vec<Posting>, StoreError> {
+    fn load_postings(
+        &mut self,
+        filter: &Filter,
+        term: &str,
+    ) -> Result<Option<TermPostings>, StoreError> {
         let key = postings_cache::key_of(filter);
-        if let Some(list) = self.cache.postings(&key, term) {
-            return Ok(list.to_vec());
+        if self.cache.postings(&key, term).is_some() {
+            return Ok(None);
         }
         let (pw, pargs) = where_clause_on("p", &key);
         let mut stmt = self
@@ -357,12 +361,12 @@ impl SqliteStore {
             list.push(Posting {
                 rid: row.get(0).map_err(backend_err)?,
                 tf: tf.map_or(0, |n| n.clamp(0, u32::MAX as i64) as u32),
+                bounded: false,
             });
         }
         drop(rows);
         drop(stmt);
-        self.cache.insert_postings(&key, term, list.clone());
-        Ok(list)
+        Ok(self.cache.insert_postings(&key, term, list))
     }
 
     /// Changes when another connection commits to the database.
@@ -388,31 +392,26 @@ impl SqliteStore {
         // Starts (or checks) the cache entry the postings are kept in.
         self.documents(filter)?;
         let key = postings_cache::key_of(filter);
-        // Per record: the score, and how often each term occurs (None once
-        // a posting without a count was seen).
-        let mut scores: std::collections::HashMap<i64, (f64, Option<Vec<u32>>)> =
-            std::collections::HashMap::new();
-        for (j, t) in terms.iter().enumerate() {
-            for p in self.term_postings(filter, &t.term)? {
-                if !self.cache.admits(&key, p.rid, filter.valid_at) {
-                    continue;
-                }
-                let e = scores
-                    .entry(p.rid)
-                    .or_insert_with(|| (0.0, Some(vec![0; terms.len()])));
-                e.0 += t.weight;
-                if p.tf == 0 {
-                    e.1 = None;
-                } else if let Some(f) = &mut e.1 {
-                    f[j] = p.tf;
-                }
-            }
+        let mut uncached = Vec::with_capacity(terms.len());
+        for t in terms {
+            uncached.push(self.load_postings(filter, &t.term)?);
         }
-        let mut hits: Vec<(i64, f64, Option<Vec<u32>>)> = scores
-            .into_iter()
-            .map(|(rid, (w, f))| (rid, w, f))
+        let empty = TermPostings::default();
+        let no_documents = Documents::default();
+        let documents = self.cache.documents_of(&key).unwrap_or(&no_documents);
+        let lists: Vec<&TermPostings> = terms
+            .iter()
+            .zip(&uncached)
+            .map(|(t, u)| match u {
+                Some(list) => list,
+                None => self
+                    .cache
+                    .postings(&key, &t.term)
+                    .map_or(&empty, |(_, p)| p),
+            })
             .collect();
-        let by_score = |a: &(i64, f64, Option<Vec<u32>>), b: &(i64, f64, Option<Vec<u32>>)| {
+        let mut hits = sum_weights(terms, &lists, documents, filter.valid_at);
+        let by_score = |a: &(i64, f64), b: &(i64, f64)| {
             b.1.partial_cmp(&a.1)
                 .unwrap_or(std::cmp::Ordering::Equal)
                 .then(a.0.cmp(&b.0))
@@ -422,9 +421,29 @@ impl SqliteStore {
             hits.select_nth_unstable_by(limit, by_score);
             hits.truncate(limit);
         }
+        // How often each term occurs in each winner; none at all when a
+        // posting of it predates the counts (the guest then analyses it).
+        let hits: Vec<(i64, f64, Vec<u32>)> = hits
+            .into_iter()
+            .map(|(rid, score)| {
+                let mut frequencies = Vec::with_capacity(lists.len());
+                let mut counted = true;
+                for list in &lists {
+                    let i = list.list.binary_search_by_key(&rid, |p| p.rid);
+                    match i.map(|i| list.list[i].tf) {
+                        Ok(0) => counted = false,
+                        Ok(tf) => frequencies.push(tf),
+                        Err(_) => frequencies.push(0),
+                    }
+                }
+                if !counted {
+                    frequencies.clear();
+                }
+                (rid, score, frequencies)
+            })
+            .collect();
         let mut out: Vec<(f64, Stored)> = Vec::with_capacity(hits.len());
         for (rid, score, frequencies) in hits {
-            let frequencies = frequencies.unwrap_or_default();
             if let Some(s) = self.cache.record(rid) {
                 out.push((
                     score,
@@ -471,6 +490,50 @@ impl SqliteStore {
         });
         self.reads += out.len() as u64;
         Ok(out.into_iter().map(|(_, s)| s).collect())
+    }
+}
+
+/// The summed weight of the matched terms per record: `(rid, score)` for
+/// every record carrying at least one term. Posting lists are sorted by
+/// record id, so when the ids they span are not much more than the postings
+/// themselves the sums go into an array indexed by id (no hashing: on a
+/// 100k-memory scope a query's common terms touch tens of thousands of
+/// postings); otherwise into a hash map.
+fn sum_weights(
+    terms: &[WeightedTerm],
+    lists: &[&TermPostings],
+    documents: &Documents,
+    at: Option<Datetime>,
+) -> Vec<(i64, f64)> {
+    let touched: usize = lists.iter().map(|l| l.list.len()).sum();
+    let lo = lists.iter().filter_map(|l| l.list.first()).map(|p| p.rid).min();
+    let hi = lists.iter().filter_map(|l| l.list.last()).map(|p| p.rid).max();
+    let (Some(lo), Some(hi)) = (lo, hi) else {
+        return Vec::new();
+    };
+    let span = usize::try_from(hi - lo).unwrap_or(usize::MAX).saturating_add(1);
+    if span <= touched.saturating_mul(8).saturating_add(4096) {
+        // NaN marks "no term matched" (weights may be 0).
+        let mut sums = vec![f64::NAN; span];
+        for (t, list) in terms.iter().zip(lists) {
+            for p in list.in_force(documents, at) {
+                let s = &mut sums[(p.rid - lo) as usize];
+                *s = if s.is_nan() { t.weight } else { *s + t.weight };
+            }
+        }
+        sums.iter()
+            .enumerate()
+            .filter(|(_, s)| !s.is_nan())
+            .map(|(i, s)| (lo + i as i64, *s))
+            .collect()
+    } else {
+        let mut sums: std::collections::HashMap<i64, f64> = std::collections::HashMap::new();
+        for (t, list) in terms.iter().zip(lists) {
+            for p in list.in_force(documents, at) {
+                *sums.entry(p.rid).or_insert(0.0) += t.weight;
+            }
+        }
+        sums.into_iter().collect()
     }
 }
 
@@ -744,14 +807,15 @@ impl Backend for SqliteStore {
         if !needs_memory_columns(filter) {
             let key = postings_cache::key_of(filter);
             for term in terms {
-                let n = match self.cache.frequency(&key, term, filter.valid_at) {
-                    Some(n) => n,
-                    None => {
-                        let list = self.term_postings(filter, term)?;
-                        list.iter()
-                            .filter(|p| self.cache.admits(&key, p.rid, filter.valid_at))
-                            .count() as u64
+                let n = match self.load_postings(filter, term)? {
+                    Some(list) => {
+                        let documents = self.cache.documents_of(&key);
+                        list.frequency(documents.unwrap_or(&Documents::default()), filter.valid_at)
                     }
+                    None => self
+                        .cache
+                        .frequency(&key, term, filter.valid_at)
+                        .unwrap_or(0),
                 };
                 frequencies.push(n);
             }

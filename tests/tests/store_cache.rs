@@ -126,3 +126,56 @@ fn validity_is_judged_at_each_query_instant() {
     assert_eq!(found(&mut e, q), vec!["future", "now"]);
     assert_eq!(found(&mut e, deploy_query()), vec!["now"]);
 }
+
+/// The store's term counts rank exactly as the guest's own analysis: the
+/// same database with its counts erased (as rows written before the store
+/// kept them) recalls the same results with the same scores.
+#[test]
+fn counted_and_uncounted_postings_rank_alike() {
+    let db = temp_db("store-cache-counts");
+    let mut e = open(&db);
+    let texts = [
+        "The deploy of billing-service failed: the disk on db-7 was full; the deploy was retried twice",
+        "billing-service uses PostgreSQL 16 on db-7 and db-8",
+        "上次 billing-service 发布失败，因为 db-7 磁盘满了，发布被回滚",
+        "When a deploy fails on a full disk, clean /var/log first, then retry the deploy",
+        "Caroline moved the billing-service on-call rotation to Mondays",
+    ];
+    let records: Vec<w::ImportRecord> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| episode("acme", "u1", &format!("x{i}"), t))
+        .collect();
+    e.import(principal("acme"), records).expect("import");
+    let queries = [
+        "why did the billing-service deploy fail",
+        "billing-service 发布为什么失败",
+        "what database does billing-service use",
+        "who is on call for billing-service",
+    ];
+    let recall_all = |e: &mut Engram| -> Vec<Vec<(String, f64)>> {
+        queries
+            .iter()
+            .map(|t| {
+                let r = e
+                    .recall(principal("acme"), vec![query("acme", Some("u1"), t, 10)])
+                    .expect("recall");
+                r[0].results
+                    .iter()
+                    .map(|s| (s.memory.id.clone(), s.score))
+                    .collect()
+            })
+            .collect()
+    };
+    let counted = recall_all(&mut e);
+    assert!(counted.iter().all(|r| !r.is_empty()));
+    drop(e);
+    let conn = rusqlite::Connection::open(&db).expect("open db");
+    let n = conn
+        .execute("UPDATE postings SET tf = NULL", [])
+        .expect("erase counts");
+    assert!(n > 0);
+    drop(conn);
+    let mut e = open(&db);
+    assert_eq!(recall_all(&mut e), counted);
+}
