@@ -199,6 +199,18 @@ impl PostingsCache {
         });
     }
 
+    /// Before a query's postings are loaded: when the cache is three
+    /// quarters full, drop every cached posting list, so that the query's
+    /// own lists fit.
+    pub fn make_room(&mut self) {
+        if self.kept > MAX_POSTINGS / 4 * 3 {
+            for e in &mut self.entries {
+                e.postings.clear();
+            }
+            self.kept = 0;
+        }
+    }
+
     /// The documents and the postings of `term` in `key`'s entry, if cached.
     pub fn postings(&self, key: &Filter, term: &str) -> Option<(&Documents, &TermPostings)> {
         let e = self.entries.iter().find(|e| e.key == *key)?;
@@ -220,9 +232,9 @@ impl PostingsCache {
     }
 
     /// Keep the postings of `term` in `key`'s entry (which must exist),
-    /// sorted by record id and marked bounded where their record is,
-    /// dropping the cached postings first when the cache is full. Returns
-    /// them instead when they cannot be kept (too many, or no entry).
+    /// sorted by record id and marked bounded where their record is. Returns
+    /// them instead when they cannot be kept (the cache is full, or no
+    /// entry): cached lists stay valid for the rest of the query.
     pub fn insert_postings(
         &mut self,
         key: &Filter,
@@ -243,14 +255,9 @@ impl PostingsCache {
             unbounded += u64::from(!p.bounded);
         }
         let postings = TermPostings { list, unbounded };
-        if postings.list.len() > MAX_POSTINGS {
-            return Some(postings);
-        }
+        // Never evict here: the caller may hold lists of this same query.
         if self.kept + postings.list.len() > MAX_POSTINGS {
-            for e in &mut self.entries {
-                e.postings.clear();
-            }
-            self.kept = 0;
+            return Some(postings);
         }
         self.kept += postings.list.len();
         if let Some(old) = self.entries[i].postings.insert(term.to_string(), postings) {
@@ -372,12 +379,14 @@ mod tests {
         assert!(c
             .insert_postings(&k, "a", postings(&[0]).repeat(MAX_POSTINGS - 1))
             .is_none());
-        assert!(c.insert_postings(&k, "b", postings(&[1, 2])).is_none());
-        // Too many to keep at all: handed back, marked and sorted.
-        let big = c.insert_postings(&k, "c", postings(&[0]).repeat(MAX_POSTINGS + 1));
-        assert_eq!(big.map(|t| t.unbounded), Some(MAX_POSTINGS as u64 + 1));
-        // Full: the older postings were dropped to make room.
+        // Full: handed back (marked and sorted), and what is cached stays.
+        let b = c.insert_postings(&k, "b", postings(&[2, 1]));
+        assert_eq!(b.map(|t| t.list), Some(postings(&[1, 2])));
+        assert_eq!(c.frequency(&k, "a", None), Some(MAX_POSTINGS as u64 - 1));
+        // The next query starts with room.
+        c.make_room();
         assert_eq!(c.frequency(&k, "a", None), None);
+        assert!(c.insert_postings(&k, "b", postings(&[1, 2])).is_none());
         assert_eq!(c.frequency(&k, "b", None), Some(2));
         assert_eq!(c.kept, 2);
     }

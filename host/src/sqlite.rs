@@ -7,6 +7,7 @@
 //! (`begin_batch`/`finish_batch`) so that a bad input line leaves nothing
 //! half-written: each commit is then a savepoint inside it.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -333,40 +334,64 @@ impl SqliteStore {
         Ok(out)
     }
 
-    /// Make sure the postings of `term` in the scope of `filter` (validity
-    /// aside) are at hand: cached, or, when too many to keep, returned.
+    /// Make sure the postings of `terms` in the scope of `filter` (validity
+    /// aside) are at hand: cached, or, when too many to keep, returned by
+    /// term. The terms not cached yet are read in one statement (a recall's
+    /// neighbour lookup asks for a dozen one-posting terms at once).
     /// `documents(filter)` must have run first (it starts the cache entry).
     fn load_postings(
         &mut self,
         filter: &Filter,
-        term: &str,
-    ) -> Result<Option<TermPostings>, StoreError> {
+        terms: &[&str],
+    ) -> Result<HashMap<String, TermPostings>, StoreError> {
         let key = postings_cache::key_of(filter);
-        if self.cache.postings(&key, term).is_some() {
-            return Ok(None);
-        }
+        self.cache.make_room();
+        let mut missing: Vec<&str> = terms
+            .iter()
+            .copied()
+            .filter(|t| self.cache.postings(&key, t).is_none())
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        let mut read: HashMap<String, Vec<Posting>> = missing
+            .iter()
+            .map(|t| (t.to_string(), Vec::new()))
+            .collect();
         let (pw, pargs) = where_clause_on("p", &key);
-        let mut stmt = self
-            .conn
-            .prepare_cached(&format!(
-                "SELECT p.rid, p.tf FROM postings p WHERE p.term = ? AND {pw}"
-            ))
-            .map_err(backend_err)?;
-        let mut a: Vec<&dyn ToSql> = vec![&term];
-        a.extend(pargs.iter().map(|b| b.as_ref()));
-        let mut rows = stmt.query(params_from_iter(a)).map_err(backend_err)?;
-        let mut list = Vec::new();
-        while let Some(row) = rows.next().map_err(backend_err)? {
-            let tf: Option<i64> = row.get(1).map_err(backend_err)?;
-            list.push(Posting {
-                rid: row.get(0).map_err(backend_err)?,
-                tf: tf.map_or(0, |n| n.clamp(0, u32::MAX as i64) as u32),
-                bounded: false,
-            });
+        // IN lists padded to a power of two, so a handful of statement
+        // shapes serve every query (repeating a term in IN is harmless).
+        for chunk in missing.chunks(64) {
+            let width = chunk.len().next_power_of_two();
+            let mut stmt = self
+                .conn
+                .prepare_cached(&format!(
+                    "SELECT p.term, p.rid, p.tf FROM postings p WHERE p.term IN ({}) AND {pw}",
+                    vec!["?"; width].join(",")
+                ))
+                .map_err(backend_err)?;
+            let mut a: Vec<&dyn ToSql> = Vec::with_capacity(width + pargs.len());
+            for i in 0..width {
+                a.push(&chunk[i.min(chunk.len() - 1)]);
+            }
+            a.extend(pargs.iter().map(|b| b.as_ref()));
+            let mut rows = stmt.query(params_from_iter(a)).map_err(backend_err)?;
+            while let Some(row) = rows.next().map_err(backend_err)? {
+                let term: String = row.get(0).map_err(backend_err)?;
+                let tf: Option<i64> = row.get(2).map_err(backend_err)?;
+                read.entry(term).or_default().push(Posting {
+                    rid: row.get(1).map_err(backend_err)?,
+                    tf: tf.map_or(0, |n| n.clamp(0, u32::MAX as i64) as u32),
+                    bounded: false,
+                });
+            }
         }
-        drop(rows);
-        drop(stmt);
-        Ok(self.cache.insert_postings(&key, term, list))
+        let mut kept_out = HashMap::new();
+        for (term, list) in read {
+            if let Some(p) = self.cache.insert_postings(&key, &term, list) {
+                kept_out.insert(term, p);
+            }
+        }
+        Ok(kept_out)
     }
 
     /// Changes when another connection commits to the database.
@@ -392,17 +417,14 @@ impl SqliteStore {
         // Starts (or checks) the cache entry the postings are kept in.
         self.documents(filter)?;
         let key = postings_cache::key_of(filter);
-        let mut uncached = Vec::with_capacity(terms.len());
-        for t in terms {
-            uncached.push(self.load_postings(filter, &t.term)?);
-        }
+        let asked: Vec<&str> = terms.iter().map(|t| t.term.as_str()).collect();
+        let uncached = self.load_postings(filter, &asked)?;
         let empty = TermPostings::default();
         let no_documents = Documents::default();
         let documents = self.cache.documents_of(&key).unwrap_or(&no_documents);
         let lists: Vec<&TermPostings> = terms
             .iter()
-            .zip(&uncached)
-            .map(|(t, u)| match u {
+            .map(|t| match uncached.get(&t.term) {
                 Some(list) => list,
                 None => self
                     .cache
@@ -506,12 +528,22 @@ fn sum_weights(
     at: Option<Datetime>,
 ) -> Vec<(i64, f64)> {
     let touched: usize = lists.iter().map(|l| l.list.len()).sum();
-    let lo = lists.iter().filter_map(|l| l.list.first()).map(|p| p.rid).min();
-    let hi = lists.iter().filter_map(|l| l.list.last()).map(|p| p.rid).max();
+    let lo = lists
+        .iter()
+        .filter_map(|l| l.list.first())
+        .map(|p| p.rid)
+        .min();
+    let hi = lists
+        .iter()
+        .filter_map(|l| l.list.last())
+        .map(|p| p.rid)
+        .max();
     let (Some(lo), Some(hi)) = (lo, hi) else {
         return Vec::new();
     };
-    let span = usize::try_from(hi - lo).unwrap_or(usize::MAX).saturating_add(1);
+    let span = usize::try_from(hi - lo)
+        .unwrap_or(usize::MAX)
+        .saturating_add(1);
     if span <= touched.saturating_mul(8).saturating_add(4096) {
         // NaN marks "no term matched" (weights may be 0).
         let mut sums = vec![f64::NAN; span];
@@ -806,12 +838,13 @@ impl Backend for SqliteStore {
         let mut frequencies = Vec::with_capacity(terms.len());
         if !needs_memory_columns(filter) {
             let key = postings_cache::key_of(filter);
+            let asked: Vec<&str> = terms.iter().map(String::as_str).collect();
+            let uncached = self.load_postings(filter, &asked)?;
+            let no_documents = Documents::default();
+            let docs = self.cache.documents_of(&key).unwrap_or(&no_documents);
             for term in terms {
-                let n = match self.load_postings(filter, term)? {
-                    Some(list) => {
-                        let documents = self.cache.documents_of(&key);
-                        list.frequency(documents.unwrap_or(&Documents::default()), filter.valid_at)
-                    }
+                let n = match uncached.get(term) {
+                    Some(list) => list.frequency(docs, filter.valid_at),
                     None => self
                         .cache
                         .frequency(&key, term, filter.valid_at)
