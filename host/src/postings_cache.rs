@@ -45,11 +45,13 @@ pub struct TermPostings {
 }
 
 impl TermPostings {
-    /// How often the term occurs in record `rid` (0 = unknown or absent).
-    pub fn tf(&self, rid: i64) -> u32 {
+    /// How often the term occurs in record `rid`: `None` when the record
+    /// does not carry it, `Some(0)` when its posting was not counted.
+    pub fn count(&self, rid: i64) -> Option<u32> {
         self.list
             .binary_search_by_key(&rid, |p| p.rid)
-            .map_or(0, |i| self.list[i].tf)
+            .ok()
+            .map(|i| self.list[i].tf)
     }
 
     /// The postings in force at `at`.
@@ -217,12 +219,6 @@ impl PostingsCache {
         Some((&e.documents, e.postings.get(term)?))
     }
 
-    /// The document frequency of `term` at `at`, if its postings are cached.
-    pub fn frequency(&self, key: &Filter, term: &str, at: Option<Datetime>) -> Option<u64> {
-        let (documents, postings) = self.postings(key, term)?;
-        Some(postings.frequency(documents, at))
-    }
-
     /// The documents of `key`'s entry, without touching its recency.
     pub fn documents_of(&self, key: &Filter) -> Option<&Documents> {
         self.entries
@@ -320,6 +316,12 @@ mod tests {
             .collect()
     }
 
+    /// The document frequency of `term` at `at`, if its postings are cached.
+    fn frequency(c: &PostingsCache, key: &Filter, term: &str, at: Option<Datetime>) -> Option<u64> {
+        let (documents, postings) = c.postings(key, term)?;
+        Some(postings.frequency(documents, at))
+    }
+
     fn at(ms: i64) -> Option<Datetime> {
         Some(Datetime {
             epoch_ms: ms,
@@ -352,14 +354,17 @@ mod tests {
         );
         assert!(c.insert_postings(&key, "rust", postings(&[7, 1])).is_none());
         let (_, rust) = c.postings(&key, "rust").unwrap();
-        assert_eq!((rust.tf(1), rust.tf(7), rust.tf(3)), (2, 8, 0));
+        assert_eq!(
+            (rust.count(1), rust.count(7), rust.count(3)),
+            (Some(2), Some(8), None)
+        );
         assert_eq!(rust.unbounded, 1);
         assert_eq!(c.documents(&key).unwrap().at(at(50)), (2, 10.0));
         assert_eq!(c.documents(&key).unwrap().at(at(150)), (3, 10.0));
-        assert_eq!(c.frequency(&key, "rust", at(50)), Some(1));
-        assert_eq!(c.frequency(&key, "rust", at(150)), Some(2));
-        assert_eq!(c.frequency(&key, "rust", None), Some(2));
-        assert_eq!(c.frequency(&key, "go", at(150)), None);
+        assert_eq!(frequency(&c, &key, "rust", at(50)), Some(1));
+        assert_eq!(frequency(&c, &key, "rust", at(150)), Some(2));
+        assert_eq!(frequency(&c, &key, "rust", None), Some(2));
+        assert_eq!(frequency(&c, &key, "go", at(150)), None);
         // Another connection committed: everything goes.
         c.check_version(2);
         assert!(c.documents(&key).is_none());
@@ -382,12 +387,12 @@ mod tests {
         // Full: handed back (marked and sorted), and what is cached stays.
         let b = c.insert_postings(&k, "b", postings(&[2, 1]));
         assert_eq!(b.map(|t| t.list), Some(postings(&[1, 2])));
-        assert_eq!(c.frequency(&k, "a", None), Some(MAX_POSTINGS as u64 - 1));
+        assert_eq!(frequency(&c, &k, "a", None), Some(MAX_POSTINGS as u64 - 1));
         // The next query starts with room.
         c.make_room();
-        assert_eq!(c.frequency(&k, "a", None), None);
+        assert_eq!(frequency(&c, &k, "a", None), None);
         assert!(c.insert_postings(&k, "b", postings(&[1, 2])).is_none());
-        assert_eq!(c.frequency(&k, "b", None), Some(2));
+        assert_eq!(frequency(&c, &k, "b", None), Some(2));
         assert_eq!(c.kept, 2);
     }
 }

@@ -248,11 +248,8 @@ impl SqliteStore {
         })
     }
 
-    fn query_stored(
-        &mut self,
-        sql: &str,
-        args: &[Box<dyn ToSql>],
-    ) -> Result<Vec<Stored>, StoreError> {
+    /// The records `sql` selects (`SELECT_STORED` columns), decoded.
+    fn load_stored(&self, sql: &str, args: &[Box<dyn ToSql>]) -> Result<Vec<Stored>, StoreError> {
         let mut stmt = self.conn.prepare_cached(sql).map_err(backend_err)?;
         let rows = stmt
             .query_map(params_from_iter(args.iter().map(|b| b.as_ref())), |r| {
@@ -270,38 +267,35 @@ impl SqliteStore {
             let (body, etag, length, access, last) = row.map_err(backend_err)?;
             out.push(Self::row_to_stored(body, etag, length, access, last, 0)?);
         }
+        Ok(out)
+    }
+
+    /// `load_stored`, counted as records handed out.
+    fn query_stored(
+        &mut self,
+        sql: &str,
+        args: &[Box<dyn ToSql>],
+    ) -> Result<Vec<Stored>, StoreError> {
+        let out = self.load_stored(sql, args)?;
         self.reads += out.len() as u64;
         Ok(out)
     }
 }
 
 impl SqliteStore {
-    /// Records under `filter` and their mean index length: from the cache,
-    /// else by one covering-index scan of the scope (`memories_filter`),
-    /// which the cache then keeps. (At 100k live memories that scan was
-    /// half of a recall's store time. Counts kept by triggers were tried
-    /// and dropped: the statement journals they force made every batched
-    /// write ~3× slower.)
-    fn documents(&mut self, filter: &Filter) -> Result<(i64, f64), StoreError> {
-        let (w, args) = where_clause(filter);
-        if needs_memory_columns(filter) {
-            return self
-                .conn
-                .prepare_cached(&format!(
-                    "SELECT count(*), ifnull(avg(m.length), 0.0) FROM memories m WHERE {w}"
-                ))
-                .and_then(|mut s| {
-                    s.query_row(params_from_iter(args.iter().map(|b| b.as_ref())), |r| {
-                        Ok((r.get(0)?, r.get(1)?))
-                    })
-                })
-                .map_err(backend_err);
-        }
+    /// Make sure the cache holds the documents under `filter` (validity
+    /// aside), reading them with one covering-index scan of the scope
+    /// (`memories_filter`) when it does not; returns the cache key. Only for
+    /// filters that live in the postings (`!needs_memory_columns`). (At 100k
+    /// live memories that scan was half of a recall's store time. Counts
+    /// kept by triggers were tried and dropped: the statement journals they
+    /// force made every batched write ~3× slower.)
+    fn cache_documents(&mut self, filter: &Filter) -> Result<Filter, StoreError> {
         let version = self.data_version()?;
         self.cache.check_version(version);
         let key = postings_cache::key_of(filter);
-        if let Some(d) = self.cache.documents(&key) {
-            return Ok(d.at(filter.valid_at));
+        if self.cache.documents(&key).is_some() {
+            return Ok(key);
         }
         let (w, args) = where_clause(&key);
         let mut docs = Documents::default();
@@ -329,27 +323,52 @@ impl SqliteStore {
         }
         drop(rows);
         drop(stmt);
-        let out = docs.at(filter.valid_at);
-        self.cache.insert_documents(key, docs);
-        Ok(out)
+        self.cache.insert_documents(key.clone(), docs);
+        Ok(key)
     }
 
-    /// Make sure the postings of `terms` in the scope of `filter` (validity
-    /// aside) are at hand: cached, or, when too many to keep, returned by
-    /// term. The terms not cached yet are read in one statement (a recall's
-    /// neighbour lookup asks for a dozen one-posting terms at once).
-    /// `documents(filter)` must have run first (it starts the cache entry).
-    fn load_postings(
+    /// Run `f` over the documents under `filter` (validity aside) and the
+    /// postings of each of `terms`, in order: from the cache, else read now
+    /// (and kept when they fit). The one way `stats` and `search` reach
+    /// the index when the filter lives in the postings.
+    fn with_postings<R>(
         &mut self,
         filter: &Filter,
         terms: &[&str],
+        f: impl FnOnce(&Documents, &[&TermPostings]) -> R,
+    ) -> Result<R, StoreError> {
+        let key = self.cache_documents(filter)?;
+        let uncached = self.load_postings(&key, terms)?;
+        let empty = TermPostings::default();
+        let no_documents = Documents::default();
+        let documents = self.cache.documents_of(&key).unwrap_or(&no_documents);
+        let lists: Vec<&TermPostings> = terms
+            .iter()
+            .map(|t| {
+                uncached
+                    .get(*t)
+                    .or_else(|| self.cache.postings(&key, t).map(|(_, p)| p))
+                    .unwrap_or(&empty)
+            })
+            .collect();
+        Ok(f(documents, &lists))
+    }
+
+    /// Make sure the postings of `terms` under `key` (a cache key: validity
+    /// aside) are at hand: cached, or, when too many to keep, returned by
+    /// term. The terms not cached yet are read in one statement (a recall's
+    /// neighbour lookup asks for a dozen one-posting terms at once). The
+    /// entry must exist (`cache_documents`).
+    fn load_postings(
+        &mut self,
+        key: &Filter,
+        terms: &[&str],
     ) -> Result<HashMap<String, TermPostings>, StoreError> {
-        let key = postings_cache::key_of(filter);
         self.cache.make_room();
         let mut missing: Vec<&str> = terms
             .iter()
             .copied()
-            .filter(|t| self.cache.postings(&key, t).is_none())
+            .filter(|t| self.cache.postings(key, t).is_none())
             .collect();
         missing.sort_unstable();
         missing.dedup();
@@ -357,7 +376,7 @@ impl SqliteStore {
             .iter()
             .map(|t| (t.to_string(), Vec::new()))
             .collect();
-        let (pw, pargs) = where_clause_on("p", &key);
+        let (pw, pargs) = where_clause_on("p", key);
         // IN lists padded to a power of two, so a handful of statement
         // shapes serve every query (repeating a term in IN is harmless).
         for chunk in missing.chunks(64) {
@@ -387,7 +406,7 @@ impl SqliteStore {
         }
         let mut kept_out = HashMap::new();
         for (term, list) in read {
-            if let Some(p) = self.cache.insert_postings(&key, &term, list) {
+            if let Some(p) = self.cache.insert_postings(key, &term, list) {
                 kept_out.insert(term, p);
             }
         }
@@ -402,107 +421,71 @@ impl SqliteStore {
     }
 
     /// Candidate search when the filter lives entirely in the postings:
-    /// read each term's postings under the filter, sum the weights per
-    /// record in a hash map, keep the `limit` best (score, then rid), and
-    /// only then load those records. The same result as a SQL
-    /// `GROUP BY … ORDER BY … LIMIT`, without its two temporary B-trees over
-    /// every matched posting, and with the postings `stats` just read
-    /// reused when it ran under the same filter (see `PostingsMemo`).
+    /// sum the weights of each record's matched terms over the (cached)
+    /// posting lists (`sum_weights`), keep the `limit` best (score, then
+    /// rid), and only then load those records, each with how often every
+    /// searched term occurs in it. The same result as a SQL `GROUP BY …
+    /// ORDER BY … LIMIT`, without its two temporary B-trees over every
+    /// matched posting.
     fn search_postings(
         &mut self,
         filter: &Filter,
         terms: &[WeightedTerm],
         limit: u32,
     ) -> Result<Vec<Stored>, StoreError> {
-        // Starts (or checks) the cache entry the postings are kept in.
-        self.documents(filter)?;
-        let key = postings_cache::key_of(filter);
         let asked: Vec<&str> = terms.iter().map(|t| t.term.as_str()).collect();
-        let uncached = self.load_postings(filter, &asked)?;
-        let empty = TermPostings::default();
-        let no_documents = Documents::default();
-        let documents = self.cache.documents_of(&key).unwrap_or(&no_documents);
-        let lists: Vec<&TermPostings> = terms
-            .iter()
-            .map(|t| match uncached.get(&t.term) {
-                Some(list) => list,
-                None => self
-                    .cache
-                    .postings(&key, &t.term)
-                    .map_or(&empty, |(_, p)| p),
-            })
-            .collect();
-        let mut hits = sum_weights(terms, &lists, documents, filter.valid_at);
-        let by_score = |a: &(i64, f64), b: &(i64, f64)| {
-            b.1.partial_cmp(&a.1)
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then(a.0.cmp(&b.0))
-        };
-        let limit = limit as usize;
-        if hits.len() > limit {
-            hits.select_nth_unstable_by(limit, by_score);
-            hits.truncate(limit);
-        }
-        // How often each term occurs in each winner; none at all when a
-        // posting of it predates the counts (the guest then analyses it).
-        let hits: Vec<(i64, f64, Vec<u32>)> = hits
-            .into_iter()
-            .map(|(rid, score)| {
-                let mut frequencies = Vec::with_capacity(lists.len());
-                let mut counted = true;
-                for list in &lists {
-                    let i = list.list.binary_search_by_key(&rid, |p| p.rid);
-                    match i.map(|i| list.list[i].tf) {
-                        Ok(0) => counted = false,
-                        Ok(tf) => frequencies.push(tf),
-                        Err(_) => frequencies.push(0),
-                    }
-                }
-                if !counted {
-                    frequencies.clear();
-                }
-                (rid, score, frequencies)
-            })
-            .collect();
+        let hits = self.with_postings(filter, &asked, |documents, lists| {
+            let mut hits = sum_weights(terms, lists, documents, filter.valid_at);
+            let by_score = |a: &(i64, f64), b: &(i64, f64)| {
+                b.1.partial_cmp(&a.1)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then(a.0.cmp(&b.0))
+            };
+            let limit = limit as usize;
+            if hits.len() > limit {
+                hits.select_nth_unstable_by(limit, by_score);
+                hits.truncate(limit);
+            }
+            // How often each term occurs in each winner; none at all when a
+            // posting of it predates the counts (the guest then analyses it).
+            hits.into_iter()
+                .map(|(rid, score)| {
+                    let counts: Option<Vec<u32>> = lists
+                        .iter()
+                        .map(|l| match l.count(rid) {
+                            Some(0) => None,
+                            n => Some(n.unwrap_or(0)),
+                        })
+                        .collect();
+                    (rid, score, counts.unwrap_or_default())
+                })
+                .collect::<Vec<_>>()
+        })?;
         let mut out: Vec<(f64, Stored)> = Vec::with_capacity(hits.len());
         for (rid, score, frequencies) in hits {
-            if let Some(s) = self.cache.record(rid) {
-                out.push((
-                    score,
-                    Stored {
-                        frequencies,
-                        ..s.clone()
-                    },
-                ));
-                continue;
-            }
-            let row = self
-                .conn
-                .prepare_cached(&format!("{SELECT_STORED} WHERE m.rid = ?"))
-                .and_then(|mut stmt| {
-                    stmt.query_row([rid], |r| {
-                        Ok((
-                            r.get::<_, String>(0)?,
-                            r.get::<_, i64>(1)?,
-                            r.get::<_, i64>(2)?,
-                            r.get::<_, i64>(3)?,
-                            r.get::<_, Option<i64>>(4)?,
-                        ))
-                    })
-                    .optional()
-                })
-                .map_err(backend_err)?;
-            if let Some((body, etag, length, access, last)) = row {
-                let stored = Self::row_to_stored(body, etag, length, access, last, 0)?;
-                self.cache.insert_record(rid, stored.clone());
-                out.push((
-                    score,
-                    Stored {
-                        frequencies,
-                        ..stored
-                    },
-                ));
-            }
+            let stored = match self.cache.record(rid) {
+                Some(s) => s.clone(),
+                None => {
+                    let Some(s) = self
+                        .load_stored(
+                            &format!("{SELECT_STORED} WHERE m.rid = ?"),
+                            &[Box::new(rid)],
+                        )?
+                        .pop()
+                    else {
+                        continue;
+                    };
+                    self.cache.insert_record(rid, s.clone());
+                    s
+                }
+            };
+            out.push((
+                score,
+                Stored {
+                    frequencies,
+                    ..stored
+                },
+            ));
         }
         out.sort_by(|a, b| {
             b.0.partial_cmp(&a.0)
@@ -834,33 +817,36 @@ impl Backend for SqliteStore {
     }
 
     fn stats(&mut self, filter: &Filter, terms: &[String]) -> Result<TermStats, StoreError> {
-        let (documents, average_length) = self.documents(filter)?;
-        let mut frequencies = Vec::with_capacity(terms.len());
+        let at = filter.valid_at;
         if !needs_memory_columns(filter) {
-            let key = postings_cache::key_of(filter);
             let asked: Vec<&str> = terms.iter().map(String::as_str).collect();
-            let uncached = self.load_postings(filter, &asked)?;
-            let no_documents = Documents::default();
-            let docs = self.cache.documents_of(&key).unwrap_or(&no_documents);
-            for term in terms {
-                let n = match uncached.get(term) {
-                    Some(list) => list.frequency(docs, filter.valid_at),
-                    None => self
-                        .cache
-                        .frequency(&key, term, filter.valid_at)
-                        .unwrap_or(0),
-                };
-                frequencies.push(n);
-            }
+            let ((documents, average_length), frequencies) =
+                self.with_postings(filter, &asked, |d, lists| {
+                    let f = lists.iter().map(|l| l.frequency(d, at)).collect();
+                    (d.at(at), f)
+                })?;
             return Ok(TermStats {
                 documents: documents as u64,
                 average_length,
                 frequencies,
             });
         }
+        // Key and source filters need the memory rows: count through them.
         let (w, args) = where_clause(filter);
+        let (documents, average_length): (i64, f64) = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT count(*), ifnull(avg(m.length), 0.0) FROM memories m WHERE {w}"
+            ))
+            .and_then(|mut s| {
+                s.query_row(params_from_iter(args.iter().map(|b| b.as_ref())), |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+            })
+            .map_err(backend_err)?;
         let sql = format!("SELECT count(*) FROM postings p JOIN memories m ON m.rid = p.rid WHERE p.term = ? AND {w}");
         let mut stmt = self.conn.prepare_cached(&sql).map_err(backend_err)?;
+        let mut frequencies = Vec::with_capacity(terms.len());
         for term in terms {
             let mut a: Vec<&dyn ToSql> = vec![term];
             a.extend(args.iter().map(|b| b.as_ref()));
