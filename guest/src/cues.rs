@@ -143,28 +143,12 @@ fn part_matches(text: &str, part: &str, from: usize) -> Vec<(usize, usize)> {
 
 /// Every match of `cue` in the folded `text`.
 pub fn find(text: &str, cue: &'static str, max_gap: usize) -> Vec<Hit> {
-    let parts: Vec<&str> = cue.split('…').collect();
-    let Some((first, rest)) = parts.split_first() else {
+    let Some(a) = Anchor::parse(cue) else {
         return Vec::new();
     };
-    let mut out = Vec::new();
-    // A leading `…` ("…, then"): the first part is empty; anchor on the next.
-    if first.is_empty() {
-        if let Some((second, tail)) = rest.split_first() {
-            for (s, e) in part_matches(text, second, 0) {
-                if let Some(end) = chain(text, e, tail, max_gap) {
-                    out.push(Hit { cue, start: s, end });
-                }
-            }
-        }
-        return out;
-    }
-    for (s, e) in part_matches(text, first, 0) {
-        if let Some(end) = chain(text, e, rest, max_gap) {
-            out.push(Hit { cue, start: s, end });
-        }
-    }
-    out
+    text.match_indices(a.needle)
+        .filter_map(|(i, _)| a.hit(text, i, max_gap))
+        .collect()
 }
 
 /// Match the remaining parts in order after `from`, each within `max_gap`
@@ -190,16 +174,7 @@ fn chain(text: &str, mut from: usize, parts: &[&str], max_gap: usize) -> Option<
 pub fn find_any(text: &str, cues: &'static [&'static str], max_gap: usize) -> Vec<Hit> {
     let compiled = CompiledCues::of(cues);
     let mut out = Vec::new();
-    compiled.scan(text, |a, i| {
-        let end = accept(text, i, a.needle, a.stem).and_then(|e| chain(text, e, &a.rest, max_gap));
-        if let Some(end) = end {
-            out.push(Hit {
-                cue: a.cue,
-                start: i,
-                end,
-            });
-        }
-    });
+    compiled.scan(text, |a, i| out.extend(a.hit(text, i, max_gap)));
     out.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
     out
 }
@@ -230,6 +205,46 @@ struct Anchor {
     prefix_mask: u64,
     stem: bool,
     rest: Vec<&'static str>,
+}
+
+impl Anchor {
+    /// Split a cue into its anchor and the parts that follow; a leading `…`
+    /// ("…, then") anchors on the next part. `None` for a cue with no
+    /// literal to anchor on.
+    fn parse(cue: &'static str) -> Option<Anchor> {
+        let mut parts = cue.split('…');
+        let first = parts.next().unwrap_or("");
+        let anchor = if first.is_empty() {
+            parts.next()
+        } else {
+            Some(first)
+        };
+        let (needle, stem) = needle_of(anchor?);
+        if needle.is_empty() {
+            return None;
+        }
+        let n = needle.len().min(8);
+        Some(Anchor {
+            cue,
+            needle,
+            prefix: prefix_word(needle.as_bytes()) & low_bytes(n),
+            prefix_mask: low_bytes(n),
+            stem,
+            rest: parts.collect(),
+        })
+    }
+
+    /// The hit of the whole cue whose anchor occurs at `start`, if the
+    /// boundary rules and the following parts agree.
+    fn hit(&self, text: &str, start: usize, max_gap: usize) -> Option<Hit> {
+        let e = accept(text, start, self.needle, self.stem)?;
+        let end = chain(text, e, &self.rest, max_gap)?;
+        Some(Hit {
+            cue: self.cue,
+            start,
+            end,
+        })
+    }
 }
 
 /// The first (up to) eight bytes of `b`, little-endian, zero-padded.
@@ -270,32 +285,7 @@ fn char_bit(c: char) -> (usize, u64) {
 
 impl CompiledCues {
     fn new(cues: &'static [&'static str]) -> Self {
-        let mut anchors = Vec::new();
-        for cue in cues {
-            let mut parts = cue.split('…');
-            let first = parts.next().unwrap_or("");
-            // A leading `…` ("…, then"): anchor on the next part.
-            let anchor = if first.is_empty() {
-                parts.next()
-            } else {
-                Some(first)
-            };
-            let Some((needle, stem)) = anchor.map(needle_of) else {
-                continue;
-            };
-            if needle.is_empty() {
-                continue;
-            }
-            let n = needle.len().min(8);
-            anchors.push(Anchor {
-                cue,
-                needle,
-                prefix: prefix_word(needle.as_bytes()) & low_bytes(n),
-                prefix_mask: low_bytes(n),
-                stem,
-                rest: parts.collect(),
-            });
-        }
+        let anchors: Vec<Anchor> = cues.iter().filter_map(|c| Anchor::parse(c)).collect();
         let mut ascii = vec![Vec::new(); 128];
         let mut other: Vec<(char, Vec<usize>)> = Vec::new();
         for (k, a) in anchors.iter().enumerate() {
