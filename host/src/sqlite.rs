@@ -24,110 +24,13 @@ use crate::bindings::{Memory, Payload};
 use crate::postings_cache::{self, Bounded, Documents, Posting, PostingsCache, TermPostings};
 use crate::wire::MemoryJson;
 
-/// Schema migrations, applied in order; `user_version` records how many ran.
+/// Schema migrations, applied in order; `user_version` records how many
+/// ran. The SQL lives in `host/schema/`, which the Node and Python stores
+/// read too, so one file set defines the format every host shares.
 const MIGRATIONS: &[&str] = &[
-    // 1: the initial schema.
-    r#"
-    CREATE TABLE memories (
-        rid          INTEGER PRIMARY KEY,
-        id           TEXT    NOT NULL,
-        revision     INTEGER NOT NULL,
-        tenant       TEXT    NOT NULL,
-        user         TEXT,
-        project      TEXT,
-        thread       TEXT,
-        agent        TEXT,
-        kind         TEXT    NOT NULL,
-        status       TEXT    NOT NULL,
-        sensitivity  INTEGER NOT NULL,
-        valid_from   INTEGER,
-        valid_to     INTEGER,
-        subject      TEXT,
-        predicate    TEXT,
-        condition    TEXT,
-        source_ref   TEXT,
-        updated_at   INTEGER NOT NULL,
-        etag         INTEGER NOT NULL,
-        length       INTEGER NOT NULL,
-        access_count INTEGER NOT NULL DEFAULT 0,
-        last_access  INTEGER,
-        body         TEXT    NOT NULL,
-        UNIQUE (id, revision)
-    );
-    -- The data model's rule, enforced by the store: at most one active
-    -- revision per (scope, subject, predicate, condition).
-    CREATE UNIQUE INDEX memories_one_active_per_key ON memories (
-        tenant, ifnull(user, ''), ifnull(project, ''), ifnull(thread, ''), ifnull(agent, ''),
-        subject, predicate, ifnull(condition, '')
-    ) WHERE status = 'active' AND kind = 'semantic';
-    CREATE INDEX memories_scope ON memories (tenant, user, project, status);
-    CREATE INDEX memories_key ON memories (tenant, subject, predicate);
-    CREATE INDEX memories_source ON memories (tenant, source_ref);
-    -- Postings carry the hard-filter columns of their memory, so term
-    -- statistics and candidate search filter inside the index without
-    -- joining every posting to its memory.
-    CREATE TABLE postings (
-        term        TEXT    NOT NULL,
-        tenant      TEXT    NOT NULL,
-        rid         INTEGER NOT NULL REFERENCES memories (rid) ON DELETE CASCADE,
-        user        TEXT,
-        project     TEXT,
-        thread      TEXT,
-        agent       TEXT,
-        kind        TEXT    NOT NULL,
-        status      TEXT    NOT NULL,
-        sensitivity INTEGER NOT NULL,
-        valid_from  INTEGER,
-        valid_to    INTEGER,
-        PRIMARY KEY (term, tenant, rid)
-    ) WITHOUT ROWID;
-    CREATE INDEX postings_rid ON postings (rid);
-    CREATE TABLE derived_from (
-        event TEXT    NOT NULL,
-        rid   INTEGER NOT NULL REFERENCES memories (rid) ON DELETE CASCADE,
-        PRIMARY KEY (event, rid)
-    ) WITHOUT ROWID;
-    CREATE INDEX derived_from_rid ON derived_from (rid);
-    CREATE TABLE events (
-        tenant  TEXT    NOT NULL,
-        session TEXT    NOT NULL,
-        seq     INTEGER NOT NULL,
-        user    TEXT,
-        project TEXT,
-        thread  TEXT,
-        agent   TEXT,
-        kind    TEXT    NOT NULL,
-        at      INTEGER NOT NULL,
-        payload TEXT    NOT NULL,
-        PRIMARY KEY (tenant, session, seq)
-    );
-    CREATE INDEX events_kind_at ON events (tenant, kind, at);
-    CREATE TABLE tombstones (
-        tenant      TEXT    NOT NULL,
-        fingerprint TEXT    NOT NULL,
-        length      INTEGER NOT NULL,
-        kind        TEXT    NOT NULL,
-        created_at  INTEGER NOT NULL,
-        offset_min  INTEGER NOT NULL,
-        PRIMARY KEY (tenant, fingerprint, length)
-    );
-    "#,
-    // 2: a covering index for the hard filter, so `stats` counts the
-    // documents of a scope (and `find` filters) from the index alone instead
-    // of visiting every row of the scope (`engram bench`, 100k memories:
-    // about 4× faster).
-    r#"
-    CREATE INDEX memories_filter ON memories (
-        tenant, status, user, project, thread, agent, kind, sensitivity, valid_from, valid_to, length
-    );
-    "#,
-    // 3: how often each term occurs in its record's index terms, returned
-    // by `search` so the ranker need not analyse candidates again (NULL for
-    // records written before: the guest then analyses them). Lengths are
-    // counted with repeats from here on, as the ranker counts them.
-    r#"
-    ALTER TABLE postings ADD COLUMN tf INTEGER;
-    "#,
+    include_str!("../schema/0001-init.sql"),
+    include_str!("../schema/0002-filter-index.sql"),
+    include_str!("../schema/0003-term-counts.sql"),
 ];
 
 pub struct SqliteStore {

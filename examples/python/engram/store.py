@@ -1,7 +1,7 @@
 """Stores for the Python host.
 
 ``SqliteStore`` keeps every tenant's memories in one SQLite database with the
-Rust host's schema (``host/src/sqlite.rs``, schema version 1) and row format,
+Rust host's schema (``host/schema/``, read from there) and row format,
 so a file written here opens with ``engram --db FILE`` and the other way
 round; ``SqliteStore(":memory:")`` is a private in-memory database.
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple
 
 from wasmtime.component import Record
@@ -85,100 +86,11 @@ def check_scope(principal: Record, scope: Any) -> None:
 
 # ---------------------------------------------------------------- SQLite
 
-# The Rust host's schema migrations, applied in order; `user_version` records how many ran.
-_MIGRATIONS = [
-    """
-    CREATE TABLE memories (
-        rid          INTEGER PRIMARY KEY,
-        id           TEXT    NOT NULL,
-        revision     INTEGER NOT NULL,
-        tenant       TEXT    NOT NULL,
-        user         TEXT,
-        project      TEXT,
-        thread       TEXT,
-        agent        TEXT,
-        kind         TEXT    NOT NULL,
-        status       TEXT    NOT NULL,
-        sensitivity  INTEGER NOT NULL,
-        valid_from   INTEGER,
-        valid_to     INTEGER,
-        subject      TEXT,
-        predicate    TEXT,
-        condition    TEXT,
-        source_ref   TEXT,
-        updated_at   INTEGER NOT NULL,
-        etag         INTEGER NOT NULL,
-        length       INTEGER NOT NULL,
-        access_count INTEGER NOT NULL DEFAULT 0,
-        last_access  INTEGER,
-        body         TEXT    NOT NULL,
-        UNIQUE (id, revision)
-    );
-    CREATE UNIQUE INDEX memories_one_active_per_key ON memories (
-        tenant, ifnull(user, ''), ifnull(project, ''), ifnull(thread, ''), ifnull(agent, ''),
-        subject, predicate, ifnull(condition, '')
-    ) WHERE status = 'active' AND kind = 'semantic';
-    CREATE INDEX memories_scope ON memories (tenant, user, project, status);
-    CREATE INDEX memories_key ON memories (tenant, subject, predicate);
-    CREATE INDEX memories_source ON memories (tenant, source_ref);
-    CREATE TABLE postings (
-        term        TEXT    NOT NULL,
-        tenant      TEXT    NOT NULL,
-        rid         INTEGER NOT NULL REFERENCES memories (rid) ON DELETE CASCADE,
-        user        TEXT,
-        project     TEXT,
-        thread      TEXT,
-        agent       TEXT,
-        kind        TEXT    NOT NULL,
-        status      TEXT    NOT NULL,
-        sensitivity INTEGER NOT NULL,
-        valid_from  INTEGER,
-        valid_to    INTEGER,
-        PRIMARY KEY (term, tenant, rid)
-    ) WITHOUT ROWID;
-    CREATE INDEX postings_rid ON postings (rid);
-    CREATE TABLE derived_from (
-        event TEXT    NOT NULL,
-        rid   INTEGER NOT NULL REFERENCES memories (rid) ON DELETE CASCADE,
-        PRIMARY KEY (event, rid)
-    ) WITHOUT ROWID;
-    CREATE INDEX derived_from_rid ON derived_from (rid);
-    CREATE TABLE events (
-        tenant  TEXT    NOT NULL,
-        session TEXT    NOT NULL,
-        seq     INTEGER NOT NULL,
-        user    TEXT,
-        project TEXT,
-        thread  TEXT,
-        agent   TEXT,
-        kind    TEXT    NOT NULL,
-        at      INTEGER NOT NULL,
-        payload TEXT    NOT NULL,
-        PRIMARY KEY (tenant, session, seq)
-    );
-    CREATE INDEX events_kind_at ON events (tenant, kind, at);
-    CREATE TABLE tombstones (
-        tenant      TEXT    NOT NULL,
-        fingerprint TEXT    NOT NULL,
-        length      INTEGER NOT NULL,
-        kind        TEXT    NOT NULL,
-        created_at  INTEGER NOT NULL,
-        offset_min  INTEGER NOT NULL,
-        PRIMARY KEY (tenant, fingerprint, length)
-    );
-    """,
-    # 2: a covering index for the hard filter (as the Rust host's schema).
-    """
-    CREATE INDEX memories_filter ON memories (
-        tenant, status, user, project, thread, agent, kind, sensitivity, valid_from, valid_to, length
-    );
-    """,
-    # 3: how often each term occurs in its record (as the Rust host's schema;
-    # this store writes it but returns no counts, so the guest analyses).
-    """
-    ALTER TABLE postings ADD COLUMN tf INTEGER;
-    """,
-]
+# Schema migrations, applied in order; `user_version` records how many ran.
+# The Rust host's own files (`host/schema/*.sql`), so every host writes one
+# format.
+_SCHEMA_DIR = Path(__file__).resolve().parents[3] / "host" / "schema"
+_MIGRATIONS = [f.read_text(encoding="utf-8") for f in sorted(_SCHEMA_DIR.glob("*.sql"))]
 
 _SELECT_STORED = "SELECT m.body, m.etag, m.length, m.access_count, m.last_access FROM memories m"
 

@@ -1,9 +1,11 @@
 // A persistent store on SQLite through better-sqlite3, with the Rust host's
-// schema (`host/src/sqlite.rs`, schema version 1) and row format, so a
+// schema (`host/schema/`, read from there) and row format, so a
 // database file written here opens in `engram --db FILE` and the other way
 // round. One row per memory revision with a column for every pushed-down
 // filter, a postings table for the guest's index terms, an append-only
 // event log and tombstones. WAL mode; one IMMEDIATE transaction per commit.
+
+import { readFileSync, readdirSync } from 'node:fs';
 
 import Database from 'better-sqlite3';
 
@@ -11,100 +13,16 @@ import { StoreError } from '../errors.js';
 import { memoryFromJson, memoryJson } from '../wire.js';
 import { SENSITIVITY_RANK, byteOrder, canonicalMemory, needsMemoryColumns, semanticKey, uniqueTerms } from './common.js';
 
-/** Schema migrations (the Rust host's), applied in order; `user_version` records how many ran. */
-const MIGRATIONS = [
-  `
-  CREATE TABLE memories (
-      rid          INTEGER PRIMARY KEY,
-      id           TEXT    NOT NULL,
-      revision     INTEGER NOT NULL,
-      tenant       TEXT    NOT NULL,
-      user         TEXT,
-      project      TEXT,
-      thread       TEXT,
-      agent        TEXT,
-      kind         TEXT    NOT NULL,
-      status       TEXT    NOT NULL,
-      sensitivity  INTEGER NOT NULL,
-      valid_from   INTEGER,
-      valid_to     INTEGER,
-      subject      TEXT,
-      predicate    TEXT,
-      condition    TEXT,
-      source_ref   TEXT,
-      updated_at   INTEGER NOT NULL,
-      etag         INTEGER NOT NULL,
-      length       INTEGER NOT NULL,
-      access_count INTEGER NOT NULL DEFAULT 0,
-      last_access  INTEGER,
-      body         TEXT    NOT NULL,
-      UNIQUE (id, revision)
-  );
-  CREATE UNIQUE INDEX memories_one_active_per_key ON memories (
-      tenant, ifnull(user, ''), ifnull(project, ''), ifnull(thread, ''), ifnull(agent, ''),
-      subject, predicate, ifnull(condition, '')
-  ) WHERE status = 'active' AND kind = 'semantic';
-  CREATE INDEX memories_scope ON memories (tenant, user, project, status);
-  CREATE INDEX memories_key ON memories (tenant, subject, predicate);
-  CREATE INDEX memories_source ON memories (tenant, source_ref);
-  CREATE TABLE postings (
-      term        TEXT    NOT NULL,
-      tenant      TEXT    NOT NULL,
-      rid         INTEGER NOT NULL REFERENCES memories (rid) ON DELETE CASCADE,
-      user        TEXT,
-      project     TEXT,
-      thread      TEXT,
-      agent       TEXT,
-      kind        TEXT    NOT NULL,
-      status      TEXT    NOT NULL,
-      sensitivity INTEGER NOT NULL,
-      valid_from  INTEGER,
-      valid_to    INTEGER,
-      PRIMARY KEY (term, tenant, rid)
-  ) WITHOUT ROWID;
-  CREATE INDEX postings_rid ON postings (rid);
-  CREATE TABLE derived_from (
-      event TEXT    NOT NULL,
-      rid   INTEGER NOT NULL REFERENCES memories (rid) ON DELETE CASCADE,
-      PRIMARY KEY (event, rid)
-  ) WITHOUT ROWID;
-  CREATE INDEX derived_from_rid ON derived_from (rid);
-  CREATE TABLE events (
-      tenant  TEXT    NOT NULL,
-      session TEXT    NOT NULL,
-      seq     INTEGER NOT NULL,
-      user    TEXT,
-      project TEXT,
-      thread  TEXT,
-      agent   TEXT,
-      kind    TEXT    NOT NULL,
-      at      INTEGER NOT NULL,
-      payload TEXT    NOT NULL,
-      PRIMARY KEY (tenant, session, seq)
-  );
-  CREATE INDEX events_kind_at ON events (tenant, kind, at);
-  CREATE TABLE tombstones (
-      tenant      TEXT    NOT NULL,
-      fingerprint TEXT    NOT NULL,
-      length      INTEGER NOT NULL,
-      kind        TEXT    NOT NULL,
-      created_at  INTEGER NOT NULL,
-      offset_min  INTEGER NOT NULL,
-      PRIMARY KEY (tenant, fingerprint, length)
-  );
-  `,
-  // 2: a covering index for the hard filter (as the Rust host's schema).
-  `
-  CREATE INDEX memories_filter ON memories (
-      tenant, status, user, project, thread, agent, kind, sensitivity, valid_from, valid_to, length
-  );
-  `,
-  // 3: how often each term occurs in its record (as the Rust host's schema;
-  // this store writes it but returns no counts, so the guest analyses).
-  `
-  ALTER TABLE postings ADD COLUMN tf INTEGER;
-  `,
-];
+/**
+ * Schema migrations, applied in order; `user_version` records how many ran.
+ * The Rust host's own files (`host/schema/*.sql`), so every host writes one
+ * format.
+ */
+const SCHEMA_DIR = new URL('../../../../host/schema/', import.meta.url);
+const MIGRATIONS = readdirSync(SCHEMA_DIR)
+  .filter((f) => f.endsWith('.sql'))
+  .sort()
+  .map((f) => readFileSync(new URL(f, SCHEMA_DIR), 'utf8'));
 
 const SELECT_STORED = 'SELECT m.body, m.etag, m.length, m.access_count, m.last_access FROM memories m';
 
