@@ -173,63 +173,36 @@ pub fn memory_terms(m: &Memory) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{
-        Datetime, Provenance, Retention, Scope, SemanticPayload, Sensitivity, Source, SourceKind,
-        Status,
-    };
+    use crate::types::{Datetime, MemoryKind, Retention, Scope};
 
     fn fact(text: &str, subject: &str, predicate: &str, object: &str) -> Memory {
-        let at = Datetime {
-            epoch_ms: 0,
-            offset_minutes: 0,
-        };
-        Memory {
-            id: "m".into(),
-            revision: 1,
-            kind: crate::types::MemoryKind::Semantic,
-            scope: Scope {
+        let mut m = crate::test_fixtures::memory(
+            "m",
+            MemoryKind::Semantic,
+            text,
+            Scope {
                 tenant: "t".into(),
                 user: None,
                 project: None,
                 thread: None,
                 agent: None,
             },
-            text: text.into(),
-            payload: Payload::Semantic(SemanticPayload {
-                subject: subject.into(),
-                predicate: predicate.into(),
-                object: object.into(),
-                condition: None,
-            }),
-            provenance: Provenance {
-                source: Source {
-                    kind: SourceKind::User,
-                    reference: Some("evt-7".into()),
-                },
-                source_event_ids: Vec::new(),
-                external_id: None,
-                extractor_version: String::new(),
-                policy_version: String::new(),
+            Datetime {
+                epoch_ms: 0,
+                offset_minutes: 0,
             },
-            confidence: 1.0,
-            sensitivity: Sensitivity::Internal,
-            observed_at: at,
-            valid_from: None,
-            valid_to: None,
-            status: Status::Active,
-            supersedes: None,
-            superseded_by: None,
-            created_at: at,
-            updated_at: at,
-            retention: Retention::Durable,
-            access_count: 0,
-            last_accessed: None,
-            entities: vec![Entry {
-                key: "Service".into(),
-                value: "Order-Service".into(),
-            }],
-            embedding: None,
-        }
+        );
+        m.payload = crate::test_fixtures::semantic(subject, predicate, object);
+        m.provenance.source.reference = Some("evt-7".into());
+        m.provenance.extractor_version = String::new();
+        m.provenance.policy_version = String::new();
+        m.confidence = 1.0;
+        m.retention = Retention::Durable;
+        m.entities = vec![Entry {
+            key: "Service".into(),
+            value: "Order-Service".into(),
+        }];
+        m
     }
 
     #[test]

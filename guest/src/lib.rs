@@ -54,6 +54,9 @@ pub mod remember;
 /// used by native tests and by the host's native benchmark.
 pub mod memstore;
 
+#[cfg(test)]
+mod test_fixtures;
+
 #[cfg(target_arch = "wasm32")]
 mod component;
 #[cfg(target_arch = "wasm32")]

@@ -4,12 +4,8 @@ use super::*;
 use crate::config::Policy;
 use crate::demo::cst;
 use crate::memstore::MemStore;
-use crate::store::{FixedClock, Store};
-use crate::types::{
-    EpisodicPayload, MemoryRef, Message, ProceduralPayload, Provenance, RecallOptions, Retention,
-    Scope, SemanticPayload, Snippet, Source,
-};
-use crate::wit_store::{Insert, WriteOp};
+use crate::store::FixedClock;
+use crate::types::{MemoryRef, Message, RecallOptions, Scope, SemanticPayload, Snippet, Source};
 
 // ---------------------------------------------------------------------------
 // Fixtures
@@ -32,77 +28,17 @@ fn scope() -> Scope {
 /// A memory built directly (not through `remember`), so these tests depend
 /// on packing and recall only.
 fn memory(id: &str, kind: MemoryKind, text: &str, source: SourceKind, at: Datetime) -> Memory {
-    let payload = match kind {
-        MemoryKind::Semantic => Payload::Semantic(SemanticPayload {
-            subject: format!("subject:{id}"),
-            predicate: "states".into(),
-            object: text.into(),
-            condition: None,
-        }),
-        MemoryKind::Episodic => Payload::Episodic(EpisodicPayload {
-            occurred_at: Some(at),
-            time_expression: None,
-            actors: Vec::new(),
-            context: Vec::new(),
-            actions: Vec::new(),
-            outcome: None,
-            success: None,
-        }),
-        MemoryKind::Procedural => Payload::Procedural(ProceduralPayload {
-            goal: text.into(),
-            preconditions: Vec::new(),
-            steps: Vec::new(),
-            guards: Vec::new(),
-            recovery: Vec::new(),
-            authority: None,
-        }),
+    let mut m = crate::test_fixtures::memory(id, kind, text, scope(), at);
+    m.provenance.source = Source {
+        kind: source,
+        reference: Some(format!("ref-{id}")),
     };
-    Memory {
-        id: id.into(),
-        revision: 1,
-        kind,
-        scope: scope(),
-        text: text.into(),
-        payload,
-        provenance: Provenance {
-            source: Source {
-                kind: source,
-                reference: Some(format!("ref-{id}")),
-            },
-            source_event_ids: vec![format!("ref-{id}")],
-            external_id: None,
-            extractor_version: "test".into(),
-            policy_version: "test".into(),
-        },
-        confidence: 0.95,
-        sensitivity: crate::types::Sensitivity::Internal,
-        observed_at: at,
-        valid_from: None,
-        valid_to: None,
-        status: Status::Active,
-        supersedes: None,
-        superseded_by: None,
-        created_at: at,
-        updated_at: at,
-        retention: Retention::Standard,
-        access_count: 0,
-        last_accessed: None,
-        entities: Vec::new(),
-        embedding: None,
-    }
+    m.provenance.source_event_ids = vec![format!("ref-{id}")];
+    m
 }
 
 fn insert(store: &MemStore, memories: Vec<Memory>) {
-    let ops: Vec<WriteOp> = memories
-        .into_iter()
-        .map(|m| {
-            WriteOp::Insert(Insert {
-                index_terms: crate::index::memory_terms(&m),
-                memory: m,
-            })
-        })
-        .collect();
-    store.commit(&ops).expect("inserted");
+    crate::test_fixtures::insert(store, memories)
 }
 
 fn with_key(mut m: Memory, subject: &str, predicate: &str, object: &str) -> Memory {

@@ -5,11 +5,8 @@ use super::*;
 use crate::config::Policy;
 use crate::memstore::MemStore;
 use crate::store::{FixedClock, Store};
-use crate::types::{
-    Entry, EpisodicPayload, MemoryKind, MemoryRef, Payload, ProceduralPayload, Provenance,
-    Retention, Scope, SemanticPayload, Source, SourceKind,
-};
-use crate::wit_store::{Insert, WriteOp};
+use crate::types::{Entry, MemoryKind, MemoryRef, Payload, Scope};
+use crate::wit_store::WriteOp;
 
 const DAY: i64 = crate::time::MS_PER_DAY;
 /// 2026-01-01T00:00:00Z.
@@ -34,78 +31,17 @@ fn scope(user: &str) -> Scope {
 
 /// An active memory of user `u1`, happened/observed `days_ago` before NOW.
 fn mem(id: &str, kind: MemoryKind, text: &str, days_ago: i64) -> Memory {
-    let at = dt(NOW - days_ago * DAY);
-    let payload = match kind {
-        MemoryKind::Semantic => Payload::Semantic(SemanticPayload {
-            subject: "user:u1".into(),
-            predicate: id.into(),
-            object: text.into(),
-            condition: None,
-        }),
-        MemoryKind::Episodic => Payload::Episodic(EpisodicPayload {
-            occurred_at: Some(at),
-            time_expression: None,
-            actors: Vec::new(),
-            context: Vec::new(),
-            actions: Vec::new(),
-            outcome: None,
-            success: None,
-        }),
-        MemoryKind::Procedural => Payload::Procedural(ProceduralPayload {
-            goal: text.into(),
-            preconditions: Vec::new(),
-            steps: Vec::new(),
-            guards: Vec::new(),
-            recovery: Vec::new(),
-            authority: None,
-        }),
-    };
-    Memory {
-        id: id.into(),
-        revision: 1,
-        kind,
-        scope: scope("u1"),
-        text: text.into(),
-        payload,
-        provenance: Provenance {
-            source: Source {
-                kind: SourceKind::User,
-                reference: Some(format!("src/{id}")),
-            },
-            source_event_ids: Vec::new(),
-            external_id: Some(id.into()),
-            extractor_version: "test".into(),
-            policy_version: "test".into(),
-        },
-        confidence: 0.95,
-        sensitivity: Sensitivity::Internal,
-        observed_at: at,
-        valid_from: None,
-        valid_to: None,
-        status: Status::Active,
-        supersedes: None,
-        superseded_by: None,
-        created_at: at,
-        updated_at: at,
-        retention: Retention::Standard,
-        access_count: 0,
-        last_accessed: None,
-        entities: Vec::new(),
-        embedding: None,
+    let mut m = crate::test_fixtures::memory(id, kind, text, scope("u1"), dt(NOW - days_ago * DAY));
+    if kind == MemoryKind::Semantic {
+        m.payload = crate::test_fixtures::semantic("user:u1", id, text);
     }
+    m.provenance.source.reference = Some(format!("src/{id}"));
+    m.provenance.external_id = Some(id.into());
+    m
 }
 
 fn put(store: &MemStore, memories: Vec<Memory>) {
-    let ops: Vec<WriteOp> = memories
-        .into_iter()
-        .map(|m| {
-            WriteOp::Insert(Insert {
-                index_terms: crate::index::memory_terms(&m),
-                memory: m,
-            })
-        })
-        .collect();
-    store.commit(&ops).expect("commit");
+    crate::test_fixtures::insert(store, memories)
 }
 
 fn query(text: &str) -> Query {

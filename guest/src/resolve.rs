@@ -464,9 +464,7 @@ pub fn prefer(a: &Memory, b: &Memory, at: Datetime, policy: &Policy) -> std::cmp
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{
-        MemoryKind, Provenance, Retention, Scope, SemanticPayload, Sensitivity, Source, SourceKind,
-    };
+    use crate::types::{MemoryKind, Retention, Scope, Source, SourceKind};
 
     fn dt(ms: i64) -> Datetime {
         Datetime {
@@ -476,50 +474,30 @@ mod tests {
     }
 
     fn mem(subject: &str, predicate: &str, object: &str, source: SourceKind) -> Memory {
-        Memory {
-            id: "m-1".into(),
-            revision: 1,
-            kind: MemoryKind::Semantic,
-            scope: Scope {
+        let mut m = crate::test_fixtures::memory(
+            "m-1",
+            MemoryKind::Semantic,
+            &format!("{subject} {predicate} {object}"),
+            Scope {
                 tenant: "acme".into(),
                 user: Some("u42".into()),
                 project: None,
                 thread: None,
                 agent: None,
             },
-            text: format!("{subject} {predicate} {object}"),
-            payload: Payload::Semantic(SemanticPayload {
-                subject: subject.into(),
-                predicate: predicate.into(),
-                object: object.into(),
-                condition: None,
-            }),
-            provenance: Provenance {
-                source: Source {
-                    kind: source,
-                    reference: Some("evt-1".into()),
-                },
-                source_event_ids: vec!["evt-1".into()],
-                external_id: None,
-                extractor_version: String::new(),
-                policy_version: String::new(),
-            },
-            confidence: 0.9,
-            sensitivity: Sensitivity::Internal,
-            observed_at: dt(1_000),
-            valid_from: None,
-            valid_to: None,
-            status: Status::Active,
-            supersedes: None,
-            superseded_by: None,
-            created_at: dt(1_000),
-            updated_at: dt(1_000),
-            retention: Retention::Durable,
-            access_count: 0,
-            last_accessed: None,
-            entities: Vec::new(),
-            embedding: None,
-        }
+            dt(1_000),
+        );
+        m.payload = crate::test_fixtures::semantic(subject, predicate, object);
+        m.provenance.source = Source {
+            kind: source,
+            reference: Some("evt-1".into()),
+        };
+        m.provenance.source_event_ids = vec!["evt-1".into()];
+        m.provenance.extractor_version = String::new();
+        m.provenance.policy_version = String::new();
+        m.confidence = 0.9;
+        m.retention = Retention::Durable;
+        m
     }
 
     fn stored(m: Memory) -> Stored {
