@@ -487,8 +487,6 @@ pub struct WritePolicy {
     pub min_content_units: usize,
     /// Largest gap, in characters, between the parts of a `…` cue.
     pub wildcard_max_gap_chars: usize,
-    /// Candidates longer than this (characters) are invalid input.
-    pub max_text_chars: usize,
     /// Generic high-entropy tokens: at least this long …
     pub entropy_min_len: usize,
     /// … with at least this Shannon entropy (bits per character) …
@@ -516,7 +514,6 @@ impl Default for WritePolicy {
             chitchat_max_residue: 1,
             min_content_units: 2,
             wildcard_max_gap_chars: 40,
-            max_text_chars: 20_000,
             entropy_min_len: 20,
             entropy_min_bits: 3.5,
             entropy_max_mean_run: 2.2,

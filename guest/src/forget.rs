@@ -19,6 +19,7 @@ use crate::wit_store::{Event, ScopeMatch, Stored, Tombstone, WeightedTerm, Write
 
 /// Delete what the selectors name, in one atomic commit.
 pub fn forget(ctx: &Ctx, selectors: &[ForgetSelector]) -> Result<ForgetReport, Error> {
+    crate::limits::batch("selectors", selectors.len())?;
     for (i, s) in selectors.iter().enumerate() {
         validate(ctx, i, s)?;
     }
@@ -50,6 +51,7 @@ fn validate(ctx: &Ctx, i: usize, s: &ForgetSelector) -> Result<(), Error> {
         }
         ForgetSelector::Text(t) => {
             tenant(&t.scope)?;
+            crate::limits::text(Some(i), "text", &t.text)?;
             let min = ctx.policy.lifecycle.min_forget_fragment_chars;
             if normalise(&t.text).chars().count() < min {
                 return Err(invalid(

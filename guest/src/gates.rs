@@ -22,7 +22,7 @@
 
 use crate::classify::Classification;
 use crate::config::Policy;
-use crate::model::{principal_covers, semantic_key, source_label};
+use crate::model::{scope_denial, semantic_key, source_label};
 use crate::types::{
     Candidate, CandidateKind, Datetime, Disposition, GateName, GateResult, Memory, Payload,
     Sensitivity,
@@ -287,18 +287,11 @@ pub fn evaluate(input: &GateInput) -> GateOutcome {
     let conflict_gate = conflict(cls, input.existing);
 
     // 6. Permission: scope, untrusted instructions, write rate, guard removal.
-    let covers = principal_covers(input.principal, &c.scope);
+    let denial = scope_denial(input.principal, &c.scope);
     let rate_exceeded = storable && input.recent_writes >= policy.rate_limit_writes;
     let risky = storable && !trust.inferred && sig.risk_lowering.is_some();
-    let permission_gate = if !covers {
-        gate(
-            GateName::Permission,
-            false,
-            format!(
-                "scope (tenant '{}', user {:?}, project {:?}) is outside the caller's principal (tenant '{}')",
-                c.scope.tenant, c.scope.user, c.scope.project, input.principal.tenant
-            ),
-        )
+    let permission_gate = if let Some(why) = &denial {
+        gate(GateName::Permission, false, format!("scope: {why}"))
     } else if let Some(why) = &sig.injection {
         gate(
             GateName::Permission,
@@ -336,7 +329,7 @@ pub fn evaluate(input: &GateInput) -> GateOutcome {
 
     let rejected = !sig.secrets.is_empty()
         || tombstoned.is_some()
-        || !covers
+        || denial.is_some()
         || sig.injection.is_some()
         || rate_exceeded
         || too_low

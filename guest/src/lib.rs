@@ -35,6 +35,7 @@ pub mod gates;
 pub mod index;
 pub mod injection;
 pub mod intent;
+pub mod limits;
 pub mod pack;
 pub mod rank;
 pub mod resolve;

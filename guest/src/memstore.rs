@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::model::{principal_covers, scope_visible, semantic_key, sensitivity_rank};
+use crate::model::{principal_covers, scope_denial, scope_visible, semantic_key, sensitivity_rank};
 use crate::store::Store;
 use crate::types::{Datetime, Memory, Scope, Status};
 use crate::wit_store::{
@@ -53,13 +53,9 @@ impl MemStore {
     }
 
     fn check(&self, scope: &Scope) -> Result<(), StoreError> {
-        if principal_covers(&self.principal, scope) {
-            Ok(())
-        } else {
-            Err(StoreError::Denied(format!(
-                "scope tenant {:?} is outside the principal {:?}",
-                scope.tenant, self.principal.tenant
-            )))
+        match scope_denial(&self.principal, scope) {
+            None => Ok(()),
+            Some(why) => Err(StoreError::Denied(why)),
         }
     }
 

@@ -79,15 +79,36 @@ pub fn sensitivity_rank(s: Sensitivity) -> u8 {
 /// May `principal` act in `scope`? (Same tenant; user/project pinned when
 /// the principal pins them.)
 pub fn principal_covers(principal: &Principal, scope: &Scope) -> bool {
-    principal.tenant == scope.tenant
-        && principal
-            .user
-            .as_ref()
-            .is_none_or(|u| scope.user.as_ref() == Some(u))
-        && principal
-            .project
-            .as_ref()
-            .is_none_or(|p| scope.project.as_ref() == Some(p))
+    scope_denial(principal, scope).is_none()
+}
+
+/// Why `scope` lies outside `principal`, naming the first dimension that
+/// differs and both values (`None` when the principal covers the scope).
+/// Every denial the policy reports is worded here, so they read alike.
+pub fn scope_denial(principal: &Principal, scope: &Scope) -> Option<String> {
+    if principal.tenant != scope.tenant {
+        return Some(format!(
+            "tenant '{}' is outside this principal's tenant '{}'",
+            scope.tenant, principal.tenant
+        ));
+    }
+    for (dimension, allowed, asked) in [
+        ("user", &principal.user, &scope.user),
+        ("project", &principal.project, &scope.project),
+    ] {
+        if let Some(allowed) = allowed {
+            if asked.as_ref() != Some(allowed) {
+                let asked = match asked {
+                    Some(v) => format!("{dimension} '{v}'"),
+                    None => format!("a scope without a {dimension}"),
+                };
+                return Some(format!(
+                    "{asked} is outside this principal's {dimension} '{allowed}'"
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// Is a memory in `mem` visible from a caller in `query`? Every dimension of
@@ -178,5 +199,55 @@ pub fn default_retention(kind: MemoryKind, source: SourceKind) -> Retention {
         (MemoryKind::Semantic, SourceKind::User | SourceKind::System) => Retention::Durable,
         (_, SourceKind::Behavior | SourceKind::Agent) => Retention::Ephemeral,
         _ => Retention::Standard,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn principal(user: Option<&str>, project: Option<&str>) -> Principal {
+        Principal {
+            tenant: "acme".into(),
+            user: user.map(String::from),
+            project: project.map(String::from),
+        }
+    }
+
+    fn scope(tenant: &str, user: Option<&str>, project: Option<&str>) -> Scope {
+        Scope {
+            tenant: tenant.into(),
+            user: user.map(String::from),
+            project: project.map(String::from),
+            thread: None,
+            agent: None,
+        }
+    }
+
+    #[test]
+    fn a_denial_names_the_dimension_and_both_values() {
+        let p = principal(Some("u2"), None);
+        assert_eq!(
+            scope_denial(&p, &scope("acme", Some("u1"), None)).as_deref(),
+            Some("user 'u1' is outside this principal's user 'u2'")
+        );
+        assert_eq!(
+            scope_denial(&p, &scope("acme", None, None)).as_deref(),
+            Some("a scope without a user is outside this principal's user 'u2'")
+        );
+        assert_eq!(
+            scope_denial(&p, &scope("globex", Some("u2"), None)).as_deref(),
+            Some("tenant 'globex' is outside this principal's tenant 'acme'")
+        );
+        let q = principal(None, Some("p1"));
+        assert_eq!(
+            scope_denial(&q, &scope("acme", Some("anyone"), Some("p9"))).as_deref(),
+            Some("project 'p9' is outside this principal's project 'p1'")
+        );
+        assert!(scope_denial(&q, &scope("acme", Some("anyone"), Some("p1"))).is_none());
+        assert!(principal_covers(
+            &p,
+            &scope("acme", Some("u2"), Some("any"))
+        ));
     }
 }

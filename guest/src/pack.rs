@@ -1013,6 +1013,13 @@ fn validate(r: &PackRequest) -> Result<(), Error> {
     if r.budget == 0 {
         return Err(invalid(None, "budget", "must be at least 1 token"));
     }
+    let items = r.messages.len() + r.state.len() + r.knowledge.len() + r.artifacts.len();
+    crate::limits::pack(r.budget, items)?;
+    crate::limits::text(None, "query", &r.query)?;
+    crate::limits::text(None, "system", &r.system)?;
+    for (i, m) in r.messages.iter().enumerate() {
+        crate::limits::message(i, &m.text)?;
+    }
     Ok(())
 }
 

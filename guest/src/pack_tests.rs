@@ -1068,7 +1068,7 @@ fn budget_respected_across_random_requests() {
             Err(Error::LimitExceeded(_)) => {
                 refused += 1;
                 // Only the never-drop parts, packed without limit, exceed it.
-                let mut only = request(u32::MAX / 200);
+                let mut only = request(crate::limits::LIMITS.max_pack_budget);
                 only.system = r.system.clone();
                 only.messages = r
                     .messages

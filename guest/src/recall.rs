@@ -121,6 +121,7 @@ pub fn in_force_at(m: &Memory, as_of: Datetime) -> bool {
 
 /// Rank memories for each query (all validated before any is run).
 pub fn recall(ctx: &Ctx, queries: &[Query]) -> Result<Vec<RecallResult>, Error> {
+    crate::limits::batch("queries", queries.len())?;
     for (i, q) in queries.iter().enumerate() {
         validate(i, q)?;
     }
@@ -141,6 +142,9 @@ fn validate(i: usize, q: &Query) -> Result<(), Error> {
     if q.scope.tenant.trim().is_empty() {
         return Err(invalid(Some(i), "scope.tenant", "must not be empty"));
     }
+    crate::limits::text(Some(i), "text", &q.text)?;
+    crate::limits::recall_k(Some(i), q.k)?;
+    crate::limits::entities(Some(i), q.entities.len())?;
     if q.embedding
         .as_ref()
         .is_some_and(|e| e.iter().any(|x| !x.is_finite()))
@@ -312,6 +316,7 @@ fn query_model(
     let mut asked: Vec<String> = a.terms.keys().cloned().collect();
     asked.extend(a.explicit.iter().cloned());
     asked.extend(a.probes.iter().cloned());
+    crate::limits::query_terms(asked.len())?;
     let (n, avg, df) = if asked.is_empty() {
         (0.0, 0.0, BTreeMap::new())
     } else {

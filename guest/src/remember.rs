@@ -34,14 +34,8 @@ pub fn validate(index: usize, c: &Candidate) -> Result<(), Error> {
             return Err(invalid(Some(index), "valid_to", "must be after valid_from"));
         }
     }
-    let max = crate::config::Policy::default().write.max_text_chars;
-    if c.text.chars().count() > max {
-        return Err(invalid(
-            Some(index),
-            "text",
-            format!("longer than {max} characters"),
-        ));
-    }
+    crate::limits::text(Some(index), "text", &c.text)?;
+    crate::limits::entities(Some(index), c.entities.len())?;
     // Structured hints, when given, must say something (SPEC §2).
     for (field, v) in [
         ("subject", &c.subject),
@@ -610,6 +604,7 @@ fn decide(
 
 /// Dry run: decisions without storing anything.
 pub fn classify(ctx: &Ctx, candidates: &[Candidate]) -> Result<Vec<Decision>, Error> {
+    crate::limits::batch("candidates", candidates.len())?;
     for (i, c) in candidates.iter().enumerate() {
         validate(i, c)?;
     }
@@ -643,6 +638,7 @@ fn event(c: &Candidate, kind: &str, payload: String, at: Datetime) -> WriteOp {
 /// batch is decided again from fresh reads, a bounded number of times: a
 /// concurrent update is resolved against, never lost.
 pub fn remember(ctx: &Ctx, candidates: &[Candidate]) -> Result<Vec<Decision>, Error> {
+    crate::limits::batch("candidates", candidates.len())?;
     for (i, c) in candidates.iter().enumerate() {
         validate(i, c)?;
     }
@@ -771,17 +767,15 @@ fn inference_expiry(ctx: &Ctx, c: &Candidate, now: Datetime) -> Option<Datetime>
 /// keys resolve as in `remember` (with the same retry on a lost
 /// compare-and-swap).
 pub fn import_records(ctx: &Ctx, records: &[ImportRecord]) -> Result<Vec<ImportReceipt>, Error> {
+    crate::limits::batch("import records", records.len())?;
     let principal = ctx.store.principal();
     for (i, r) in records.iter().enumerate() {
         validate(i, &r.candidate)?;
         if r.external_id.trim().is_empty() {
             return Err(invalid(Some(i), "external_id", "must not be empty"));
         }
-        if !crate::model::principal_covers(&principal, &r.candidate.scope) {
-            return Err(Error::PermissionDenied(format!(
-                "record {i}: scope tenant {:?} is outside the principal",
-                r.candidate.scope.tenant
-            )));
+        if let Some(why) = crate::model::scope_denial(&principal, &r.candidate.scope) {
+            return Err(Error::PermissionDenied(format!("record {i}: {why}")));
         }
         if let Some(f) = crate::secrets::find_secrets(&r.candidate.text).first() {
             return Err(invalid(

@@ -56,15 +56,35 @@ pub trait Backend: Send {
 
 /// May `principal` act in `scope`?
 pub fn covers(principal: &Principal, scope: &Scope) -> bool {
-    principal.tenant == scope.tenant
-        && principal
-            .user
-            .as_ref()
-            .is_none_or(|u| scope.user.as_ref() == Some(u))
-        && principal
-            .project
-            .as_ref()
-            .is_none_or(|p| scope.project.as_ref() == Some(p))
+    denial(principal, scope).is_none()
+}
+
+/// Why `scope` lies outside `principal`: the first dimension that differs,
+/// with both values; `None` when the principal covers the scope.
+pub fn denial(principal: &Principal, scope: &Scope) -> Option<String> {
+    if principal.tenant != scope.tenant {
+        return Some(format!(
+            "tenant '{}' is outside this store handle's tenant '{}'",
+            scope.tenant, principal.tenant
+        ));
+    }
+    for (dimension, allowed, asked) in [
+        ("user", &principal.user, &scope.user),
+        ("project", &principal.project, &scope.project),
+    ] {
+        if let Some(allowed) = allowed {
+            if asked.as_ref() != Some(allowed) {
+                let asked = match asked {
+                    Some(v) => format!("{dimension} '{v}'"),
+                    None => format!("a scope without a {dimension}"),
+                };
+                return Some(format!(
+                    "{asked} is outside this store handle's {dimension} '{allowed}'"
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// A backend opened for one principal: the only store the guest ever sees.
@@ -75,24 +95,9 @@ pub struct ScopedStore {
 
 impl ScopedStore {
     fn check(&self, scope: &Scope) -> Result<(), StoreError> {
-        if covers(&self.principal, scope) {
-            Ok(())
-        } else {
-            Err(StoreError::Denied(format!(
-                "this store handle is open for tenant {:?}{}{}; scope {} is outside it",
-                self.principal.tenant,
-                self.principal
-                    .user
-                    .as_ref()
-                    .map(|u| format!(", user {u:?}"))
-                    .unwrap_or_default(),
-                self.principal
-                    .project
-                    .as_ref()
-                    .map(|p| format!(", project {p:?}"))
-                    .unwrap_or_default(),
-                describe(scope),
-            )))
+        match denial(&self.principal, scope) {
+            None => Ok(()),
+            Some(why) => Err(StoreError::Denied(why)),
         }
     }
 
@@ -108,16 +113,6 @@ impl ScopedStore {
             | WriteOp::Touch(_) => Ok(()),
         }
     }
-}
-
-fn describe(s: &Scope) -> String {
-    let mut out = format!("tenant {:?}", s.tenant);
-    for (k, v) in [("user", &s.user), ("project", &s.project)] {
-        if let Some(v) = v {
-            out.push_str(&format!(", {k} {v:?}"));
-        }
-    }
-    out
 }
 
 impl crate::bindings::engram::memory::store::Host for ScopedStore {

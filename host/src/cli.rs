@@ -52,6 +52,15 @@ pub struct Cli {
     /// Memory limit of the policy component, in MiB.
     #[arg(long, global = true, default_value_t = 1024)]
     pub memory_mb: usize,
+    /// What a returned write survives: `normal` (a killed process; a power
+    /// loss may lose the last commits, never corrupts) or `full` (a power
+    /// loss too; an fsync per commit). See docs/durability.md.
+    #[arg(long, global = true, default_value = "normal")]
+    pub durability: crate::sqlite::Durability,
+    /// How long to wait for another process's write lock on the database
+    /// before failing with a "database is locked" error, in milliseconds.
+    #[arg(long, global = true, default_value_t = 30_000)]
+    pub busy_timeout_ms: u64,
     #[command(subcommand)]
     pub cmd: Cmd,
 }
@@ -326,6 +335,10 @@ fn open(cli: &Cli, db: &str) -> Result<Engram, Failure> {
             memory_bytes: cli.memory_mb.max(16) << 20,
         },
         now,
+        sqlite: crate::sqlite::SqliteOptions {
+            durability: cli.durability,
+            busy_timeout: Duration::from_millis(cli.busy_timeout_ms),
+        },
     };
     Ok(Engram::open(db, opts)?)
 }

@@ -63,6 +63,8 @@ pub struct Options {
     pub limits: Limits,
     /// Fixed clock; `None` = system time.
     pub now: Option<w::Datetime>,
+    /// Durability and busy timeout of a SQLite database.
+    pub sqlite: sqlite::SqliteOptions,
 }
 
 /// The Rust library API: one runtime, one backend, calls scoped per principal.
@@ -91,12 +93,11 @@ impl Engram {
     pub fn open(db: &str, opts: Options) -> Result<Self, Error> {
         let backend: Box<dyn Backend> = if db == ":memory:" {
             Box::new(
-                sqlite::SqliteStore::open_in_memory()
-                    .map_err(|e| Error::Store(format!("{e:?}")))?,
+                sqlite::SqliteStore::open_in_memory().map_err(|e| Error::Store(store_msg(&e)))?,
             )
         } else {
             Box::new(
-                sqlite::SqliteStore::open(std::path::Path::new(db))
+                sqlite::SqliteStore::open_with(std::path::Path::new(db), opts.sqlite)
                     .map_err(|e| Error::Store(store_msg(&e)))?,
             )
         };

@@ -52,9 +52,9 @@ impl Default for Limits {
 pub enum RuntimeError {
     #[error("loading the component: {0}")]
     Load(String),
-    #[error("the policy call ran past its time limit of {0:?} and was stopped")]
+    #[error("the policy call ran past its time limit of {} s (--timeout-secs) and was stopped", .0.as_secs_f64())]
     Timeout(Duration),
-    #[error("the policy call exceeded its memory limit of {0} MiB and was stopped")]
+    #[error("the policy call exceeded its memory limit of {0} MiB (--memory-mb) and was stopped")]
     OutOfMemory(usize),
     #[error("the policy component trapped: {0}")]
     Trap(String),

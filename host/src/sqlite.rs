@@ -3,6 +3,14 @@
 //! terms, an append-only event log, and tombstones. WAL mode; one
 //! transaction per commit; a versioned schema with migrations.
 //!
+//! Erasure reaches the bytes: `secure_delete` zeroes what a delete frees,
+//! and a commit that erased anything is followed by a checkpoint that
+//! copies the zeroed pages into the database file and truncates the WAL, so
+//! the forgotten text is in none of the three files. A marker row written
+//! in the erasing transaction survives a crash between commit and
+//! checkpoint; the next open finishes the checkpoint before anything else
+//! (docs/durability.md).
+//!
 //! A CLI run can wrap many guest calls in one outer transaction
 //! (`begin_batch`/`finish_batch`) so that a bad input line leaves nothing
 //! half-written: each commit is then a savepoint inside it.
@@ -31,7 +39,67 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../schema/0001-init.sql"),
     include_str!("../schema/0002-filter-index.sql"),
     include_str!("../schema/0003-term-counts.sql"),
+    include_str!("../schema/0004-erasure-marker.sql"),
 ];
+
+/// How far a commit is pushed to disk before it returns (SQLite's
+/// `synchronous` in WAL mode). Both keep the database consistent through any
+/// crash; they differ in which crashes a returned commit survives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Durability {
+    /// `synchronous = NORMAL`: a commit that returned survives the process
+    /// being killed; an OS crash or power loss may lose the last commits
+    /// (never corrupts). The WAL is fsynced at each checkpoint.
+    #[default]
+    Normal,
+    /// `synchronous = FULL`: the WAL is fsynced at every commit, so a
+    /// returned commit survives a power loss too; each commit costs an fsync.
+    Full,
+}
+
+impl Durability {
+    pub fn name(self) -> &'static str {
+        match self {
+            Durability::Normal => "normal",
+            Durability::Full => "full",
+        }
+    }
+    fn pragma(self) -> &'static str {
+        match self {
+            Durability::Normal => "NORMAL",
+            Durability::Full => "FULL",
+        }
+    }
+}
+
+impl std::str::FromStr for Durability {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "normal" => Ok(Durability::Normal),
+            "full" => Ok(Durability::Full),
+            other => Err(format!("unknown durability '{other}' (normal or full)")),
+        }
+    }
+}
+
+/// How to open a SQLite store.
+#[derive(Debug, Clone, Copy)]
+pub struct SqliteOptions {
+    pub durability: Durability,
+    /// How long a call waits for another connection's write lock before it
+    /// fails with "database is locked".
+    pub busy_timeout: Duration,
+}
+
+impl Default for SqliteOptions {
+    fn default() -> Self {
+        SqliteOptions {
+            durability: Durability::Normal,
+            busy_timeout: Duration::from_secs(30),
+        }
+    }
+}
 
 pub struct SqliteStore {
     conn: Connection,
@@ -41,10 +109,22 @@ pub struct SqliteStore {
     /// Term statistics and postings kept between recalls (see
     /// `postings_cache`).
     cache: PostingsCache,
+    /// A commit since the last checkpoint erased content: checkpoint once
+    /// the outermost transaction commits.
+    erasure_due: bool,
+    busy_timeout: Duration,
 }
 
 fn backend_err(e: impl std::fmt::Display) -> StoreError {
     StoreError::Backend(e.to_string())
+}
+
+/// Prefix a backend error with what was being done (e.g. the file opened).
+fn with_context(e: StoreError, what: &str) -> StoreError {
+    match e {
+        StoreError::Backend(m) => StoreError::Backend(format!("{what}: {m}")),
+        other => other,
+    }
 }
 
 fn status_name(s: Status) -> &'static str {
@@ -65,35 +145,95 @@ fn sensitivity_rank(s: Sensitivity) -> i64 {
 impl SqliteStore {
     /// Open (creating and migrating as needed) the database at `path`.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
-        let conn = Connection::open(path).map_err(backend_err)?;
-        Self::init(conn)
+        Self::open_with(path, SqliteOptions::default())
+    }
+
+    /// Open with explicit durability and busy timeout.
+    pub fn open_with(path: &Path, opts: SqliteOptions) -> Result<Self, StoreError> {
+        let conn = Connection::open(path)
+            .map_err(|e| StoreError::Backend(format!("opening {}: {e}", path.display())))?;
+        Self::init(conn, opts).map_err(|e| with_context(e, &format!("opening {}", path.display())))
     }
 
     /// A private in-memory database (tests, benchmarks).
     pub fn open_in_memory() -> Result<Self, StoreError> {
-        Self::init(Connection::open_in_memory().map_err(backend_err)?)
+        Self::init(
+            Connection::open_in_memory().map_err(backend_err)?,
+            SqliteOptions::default(),
+        )
     }
 
-    fn init(conn: Connection) -> Result<Self, StoreError> {
-        conn.busy_timeout(Duration::from_secs(30))
-            .map_err(backend_err)?;
+    fn init(conn: Connection, opts: SqliteOptions) -> Result<Self, StoreError> {
+        conn.busy_timeout(opts.busy_timeout).map_err(backend_err)?;
         // A 64 MiB page cache and no mmap: with a 1 GiB mmap every page a
         // scan touched stayed in the process's RSS (373 MiB of file-backed
         // RSS at 100k memories in `engram bench`); reads now go through the
-        // OS page cache at no measurable cost.
-        conn.execute_batch(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;
-             PRAGMA cache_size = -65536; PRAGMA mmap_size = 0; PRAGMA temp_store = MEMORY;",
-        )
+        // OS page cache at no measurable cost. `secure_delete` zeroes freed
+        // cells and pages, so erased text does not linger in free space.
+        conn.execute_batch(&format!(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = {}; PRAGMA foreign_keys = ON;
+             PRAGMA cache_size = -65536; PRAGMA mmap_size = 0; PRAGMA temp_store = MEMORY;
+             PRAGMA secure_delete = ON;",
+            opts.durability.pragma()
+        ))
         .map_err(backend_err)?;
         let mut s = SqliteStore {
             conn,
             in_batch: false,
             reads: 0,
             cache: PostingsCache::default(),
+            erasure_due: false,
+            busy_timeout: opts.busy_timeout,
         };
         s.migrate()?;
+        // A crash between an erasing commit and its checkpoint left the
+        // erased pages' old images in the WAL: scrub them before any read.
+        if s.erasure_pending()? {
+            s.finish_erasure()?;
+        }
         Ok(s)
+    }
+
+    /// An erasing commit whose checkpoint has not completed yet.
+    pub fn erasure_pending(&self) -> Result<bool, StoreError> {
+        self.conn
+            .query_row("SELECT count(*) FROM erasure_pending", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|n| n > 0)
+            .map_err(backend_err)
+    }
+
+    /// Copy every committed page into the database file and truncate the
+    /// WAL, so erased content survives in neither; then clear the marker.
+    /// Waits up to the busy timeout for other connections' readers; if they
+    /// still hold old snapshots, the marker stays and the next erasing
+    /// commit or open retries.
+    fn finish_erasure(&mut self) -> Result<(), StoreError> {
+        self.cache.clear();
+        if !self.checkpoint_truncate()? {
+            return Err(StoreError::Backend(format!(
+                "erased, but another connection kept reading for {} s, so the erased pages are still in the write-ahead log; they are scrubbed at the next open or erasing commit",
+                self.busy_timeout.as_secs()
+            )));
+        }
+        self.conn
+            .execute("DELETE FROM erasure_pending", [])
+            .map_err(backend_err)?;
+        // The marker's own deletion left a page in the WAL: no content, but
+        // truncate again so the WAL file is empty after an erasure.
+        self.checkpoint_truncate()?;
+        self.erasure_due = false;
+        Ok(())
+    }
+
+    /// `PRAGMA wal_checkpoint(TRUNCATE)`; true when it completed.
+    fn checkpoint_truncate(&self) -> Result<bool, StoreError> {
+        let busy: i64 = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))
+            .map_err(backend_err)?;
+        Ok(busy == 0)
     }
 
     /// The schema version this database is at.
@@ -807,11 +947,20 @@ impl Backend for SqliteStore {
                 .map_err(backend_err)?;
         }
         let result = apply_ops(&mut self.conn, principal, ops);
-        if outer.is_some() {
-            let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
-            self.conn.execute_batch(end).map_err(backend_err)?;
+        if outer.is_none() {
+            // Inside a batch: the erasure completes when the batch commits.
+            if let Ok((_, erased)) = &result {
+                self.erasure_due |= erased;
+            }
+            return result.map(|(receipt, _)| receipt);
         }
-        result
+        let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
+        self.conn.execute_batch(end).map_err(backend_err)?;
+        let (receipt, erased) = result?;
+        if erased {
+            self.finish_erasure()?;
+        }
+        Ok(receipt)
     }
 
     fn tombstones(&mut self, tenant: &str) -> Result<Vec<Tombstone>, StoreError> {
@@ -890,19 +1039,35 @@ impl Backend for SqliteStore {
             return Ok(());
         }
         self.in_batch = false;
+        let erased = std::mem::take(&mut self.erasure_due);
         self.conn
             .execute_batch(if ok { "COMMIT" } else { "ROLLBACK" })
-            .map_err(backend_err)
+            .map_err(backend_err)?;
+        if ok && erased {
+            self.finish_erasure()?;
+        }
+        Ok(())
     }
 }
 
-/// Apply every op inside one savepoint: all or nothing.
+/// Apply every op inside one savepoint: all or nothing. Also says whether
+/// anything was erased (the caller then checkpoints after the commit); the
+/// erasure marker is written in the same savepoint, so it commits with it.
 fn apply_ops(
     conn: &mut Connection,
     principal: &Principal,
     ops: &[WriteOp],
-) -> Result<Receipt, StoreError> {
+) -> Result<(Receipt, bool), StoreError> {
     let sp = conn.savepoint().map_err(backend_err)?;
+    let erases = ops.iter().any(|op| match op {
+        WriteOp::Erase(_) => true,
+        WriteOp::ScrubEvents(fragment) => !fragment.is_empty(),
+        _ => false,
+    });
+    if erases {
+        sp.execute("INSERT OR IGNORE INTO erasure_pending (id) VALUES (1)", [])
+            .map_err(backend_err)?;
+    }
     let mut receipt = Receipt {
         sequences: Vec::new(),
         etags: Vec::new(),
@@ -988,7 +1153,7 @@ fn apply_ops(
         }
     }
     sp.commit().map_err(backend_err)?;
-    Ok(receipt)
+    Ok((receipt, erases))
 }
 
 #[cfg(test)]
@@ -1006,5 +1171,33 @@ mod tests {
         drop(s);
         let s = SqliteStore::open(&path).unwrap();
         assert_eq!(s.schema_version().unwrap() as usize, MIGRATIONS.len());
+    }
+
+    fn pragma(s: &SqliteStore, name: &str) -> i64 {
+        s.conn
+            .query_row(&format!("PRAGMA {name}"), [], |r| r.get(0))
+            .unwrap()
+    }
+
+    #[test]
+    fn durability_sets_synchronous_and_deletes_are_always_secure() {
+        let dir = std::env::temp_dir().join(format!("engram-sqlite-d-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (durability, synchronous) in [(Durability::Normal, 1), (Durability::Full, 2)] {
+            let path = dir.join(format!("{}.db", durability.name()));
+            let opts = SqliteOptions {
+                durability,
+                ..SqliteOptions::default()
+            };
+            let s = SqliteStore::open_with(&path, opts).unwrap();
+            assert_eq!(pragma(&s, "synchronous"), synchronous, "{durability:?}");
+            assert_eq!(pragma(&s, "secure_delete"), 1);
+            assert_eq!(durability.name().parse::<Durability>(), Ok(durability));
+        }
+        let err = "fsync".parse::<Durability>().unwrap_err();
+        assert!(
+            err.contains("'fsync'") && err.contains("normal or full"),
+            "{err}"
+        );
     }
 }

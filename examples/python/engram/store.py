@@ -197,9 +197,13 @@ class SqliteStore:
                 "cache_size = -65536",
                 "mmap_size = 0",
                 "temp_store = MEMORY",
+                "secure_delete = ON",
             ):
                 self._db.execute(f"PRAGMA {pragma}")
             self._migrate()
+            # A crash between an erasing commit and its checkpoint: finish it first.
+            if self._db.execute("SELECT count(*) FROM erasure_pending").fetchone()[0]:
+                self._finish_erasure()
         except sqlite3.Error as e:
             raise StoreError("backend", f"opening {path}: {e}") from e
         #: Records handed to the guest so far (bounded-read checks).
@@ -354,11 +358,19 @@ class SqliteStore:
         """All or nothing, in one IMMEDIATE transaction."""
         sequences: List[int] = []
         etags: List[int] = []
+        # Erasure reaches the bytes as in the Rust store: secure_delete zeroes
+        # what the delete frees, a marker commits with the erasure, and a
+        # checkpoint that truncates the WAL follows (docs/durability.md).
+        erases = any(
+            op.tag == "erase" or (op.tag == "scrub-events" and op.payload != "") for op in ops
+        )
         try:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as e:
             raise _backend(e) from e
         try:
+            if erases:
+                self._db.execute("INSERT OR IGNORE INTO erasure_pending (id) VALUES (1)")
             for op in ops:
                 self._apply(principal, op, sequences, etags)
             self._db.execute("COMMIT")
@@ -367,7 +379,24 @@ class SqliteStore:
             if isinstance(e, sqlite3.Error):
                 raise _backend(e) from e
             raise
+        if erases:
+            self._finish_erasure()
         return rec(sequences=sequences, etags=etags)
+
+    def _finish_erasure(self) -> None:
+        """Checkpoint into the database file and truncate the WAL, then clear the marker."""
+        try:
+            busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            if busy:
+                raise StoreError(
+                    "backend",
+                    "erased, but another connection kept reading, so the erased pages are still in the "
+                    "write-ahead log; they are scrubbed at the next open or erasing commit",
+                )
+            self._db.execute("DELETE FROM erasure_pending")
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as e:
+            raise _backend(e) from e
 
     def _write_row(self, memory: Any, index_terms: List[str], etag: int, rid: Optional[int]) -> None:
         body_json = memory_json(memory, embedding=True)

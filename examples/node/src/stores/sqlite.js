@@ -132,9 +132,12 @@ export class SqliteStore {
       this.#db.pragma('busy_timeout = 30000');
       this.#db.exec(
         'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; ' +
-          'PRAGMA cache_size = -65536; PRAGMA mmap_size = 0; PRAGMA temp_store = MEMORY;',
+          'PRAGMA cache_size = -65536; PRAGMA mmap_size = 0; PRAGMA temp_store = MEMORY; ' +
+          'PRAGMA secure_delete = ON;',
       );
       this.#migrate();
+      // A crash between an erasing commit and its checkpoint: finish it first.
+      if (this.#erasurePending()) this.#finishErasure();
     } catch (e) {
       this.#db?.close();
       throw backend(e);
@@ -144,6 +147,20 @@ export class SqliteStore {
   /** The schema version this database is at. */
   get schemaVersion() {
     return this.#db.pragma('user_version', { simple: true });
+  }
+
+  #erasurePending() {
+    return this.#db.prepare('SELECT count(*) AS n FROM erasure_pending').get().n > 0;
+  }
+
+  /** Checkpoint into the database file and truncate the WAL, then clear the marker. */
+  #finishErasure() {
+    const [{ busy }] = this.#db.pragma('wal_checkpoint(TRUNCATE)');
+    if (busy !== 0) {
+      throw new StoreError('backend', 'erased, but another connection kept reading, so the erased pages are still in the write-ahead log; they are scrubbed at the next open or erasing commit');
+    }
+    this.#db.prepare('DELETE FROM erasure_pending').run();
+    this.#db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
   #migrate() {
@@ -275,10 +292,16 @@ export class SqliteStore {
 
   commit(principal, ops) {
     const receipt = { sequences: [], etags: [] };
+    // Erasure reaches the bytes as in the Rust store: secure_delete zeroes
+    // what the delete frees, a marker commits with the erasure, and a
+    // checkpoint that truncates the WAL follows (docs/durability.md).
+    const erases = ops.some((op) => op.tag === 'erase' || (op.tag === 'scrub-events' && op.val !== ''));
     try {
       this.#db.transaction(() => {
+        if (erases) this.#db.prepare('INSERT OR IGNORE INTO erasure_pending (id) VALUES (1)').run();
         for (const op of ops) this.#apply(principal, op, receipt);
       }).immediate();
+      if (erases) this.#finishErasure();
     } catch (e) {
       throw backend(e);
     }
