@@ -29,59 +29,33 @@ SENSITIVITY_RANK = {"public": 0, "internal": 1, "personal": 2, "sensitive": 3}
 # ---------------------------------------------------------------- capability
 
 
-def debug_str(s: str) -> str:
-    """Rust's ``{:?}`` of a string, so denial messages match the Rust host's."""
-    out = ['"']
-    for ch in s:
-        c = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif c == 0:
-            out.append("\\0")
-        elif c < 0x20 or c == 0x7F:
-            out.append(f"\\u{{{c:x}}}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
+def denial(principal: Record, scope: Any) -> Optional[str]:
+    """Why ``scope`` lies outside ``principal`` (the first dimension that
+    differs, with both values), or None when the principal covers it. Worded
+    as the Rust host's ``backend::denial``."""
+    if principal.tenant != scope.tenant:
+        return f"tenant '{scope.tenant}' is outside this store handle's tenant '{principal.tenant}'"
+    for dimension in ("user", "project"):
+        allowed = getattr(principal, dimension)
+        if allowed is None:
+            continue
+        asked = getattr(scope, dimension)
+        if asked != allowed:
+            what = f"a scope without a {dimension}" if asked is None else f"{dimension} '{asked}'"
+            return f"{what} is outside this store handle's {dimension} '{allowed}'"
+    return None
 
 
 def covers(principal: Record, scope: Any) -> bool:
     """May ``principal`` act in ``scope``?"""
-    return (
-        principal.tenant == scope.tenant
-        and (principal.user is None or scope.user == principal.user)
-        and (principal.project is None or scope.project == principal.project)
-    )
-
-
-def _describe(scope: Any) -> str:
-    out = f"tenant {debug_str(scope.tenant)}"
-    if scope.user is not None:
-        out += f", user {debug_str(scope.user)}"
-    if scope.project is not None:
-        out += f", project {debug_str(scope.project)}"
-    return out
+    return denial(principal, scope) is None
 
 
 def check_scope(principal: Record, scope: Any) -> None:
     """Raise ``StoreError("denied")`` unless ``principal`` covers ``scope``."""
-    if covers(principal, scope):
-        return
-    who = debug_str(principal.tenant)
-    if principal.user is not None:
-        who += f", user {debug_str(principal.user)}"
-    if principal.project is not None:
-        who += f", project {debug_str(principal.project)}"
-    raise StoreError("denied", f"this store handle is open for tenant {who}; scope {_describe(scope)} is outside it")
+    why = denial(principal, scope)
+    if why is not None:
+        raise StoreError("denied", why)
 
 
 # ---------------------------------------------------------------- SQLite

@@ -8,47 +8,36 @@ import { StoreError } from '../errors.js';
 export const SENSITIVITY_RANK = { public: 0, internal: 1, personal: 2, sensitive: 3 };
 const DIMENSIONS = ['user', 'project', 'thread', 'agent'];
 
-/** Rust's `{:?}` of a string, so denial messages match the Rust host's byte for byte. */
-export function debugStr(s) {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0);
-    if (ch === '"') out += '\\"';
-    else if (ch === '\\') out += '\\\\';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (c === 0) out += '\\0';
-    else if (c < 0x20 || c === 0x7f) out += `\\u{${c.toString(16)}}`;
-    else out += ch;
+/**
+ * Why `scope` lies outside `principal` (the first dimension that differs,
+ * with both values), or null when the principal covers it. Worded as the
+ * Rust host's `backend::denial`.
+ */
+export function denial(principal, scope) {
+  if (principal.tenant !== scope.tenant) {
+    return `tenant '${scope.tenant}' is outside this store handle's tenant '${principal.tenant}'`;
   }
-  return `${out}"`;
+  for (const dimension of ['user', 'project']) {
+    const allowed = principal[dimension];
+    if (allowed === undefined) continue;
+    const asked = scope[dimension];
+    if (asked !== allowed) {
+      const what = asked === undefined ? `a scope without a ${dimension}` : `${dimension} '${asked}'`;
+      return `${what} is outside this store handle's ${dimension} '${allowed}'`;
+    }
+  }
+  return null;
 }
 
 /** May `principal` act in `scope`? */
 export function covers(principal, scope) {
-  return (
-    principal.tenant === scope.tenant &&
-    (principal.user === undefined || scope.user === principal.user) &&
-    (principal.project === undefined || scope.project === principal.project)
-  );
-}
-
-function describe(scope) {
-  let out = `tenant ${debugStr(scope.tenant)}`;
-  if (scope.user !== undefined) out += `, user ${debugStr(scope.user)}`;
-  if (scope.project !== undefined) out += `, project ${debugStr(scope.project)}`;
-  return out;
+  return denial(principal, scope) === null;
 }
 
 /** Throw `store-error::denied` unless `principal` covers `scope`. */
 export function checkScope(principal, scope) {
-  if (covers(principal, scope)) return;
-  const who =
-    debugStr(principal.tenant) +
-    (principal.user !== undefined ? `, user ${debugStr(principal.user)}` : '') +
-    (principal.project !== undefined ? `, project ${debugStr(principal.project)}` : '');
-  throw new StoreError('denied', `this store handle is open for tenant ${who}; scope ${describe(scope)} is outside it`);
+  const why = denial(principal, scope);
+  if (why !== null) throw new StoreError('denied', why);
 }
 
 /** The semantic key (subject, predicate, condition) of a memory, or null. */
