@@ -80,7 +80,7 @@ pub struct BenchArgs {
     /// removed afterwards).
     #[arg(long)]
     pub dir: Option<PathBuf>,
-    /// Leave out phases (for profiling one of them): remember, pack, ratio.
+    /// Leave out phases (for profiling one of them): remember, erasure, pack, ratio.
     /// Their fields are then null.
     #[arg(long, value_delimiter = ',')]
     pub skip: Vec<String>,
@@ -91,6 +91,7 @@ pub struct BenchArgs {
 struct Plan {
     quick: bool,
     remember: bool,
+    erasure: bool,
     pack: bool,
     ratio: bool,
     seed: u64,
@@ -135,6 +136,7 @@ impl Plan {
         Plan {
             quick: q,
             remember: !skip("remember"),
+            erasure: !skip("erasure"),
             pack: !skip("pack"),
             ratio: !skip("ratio"),
             seed: a.seed,
@@ -375,6 +377,11 @@ pub fn run(cli: &Cli, args: &BenchArgs, out: &mut dyn Write) -> Result<(), Failu
             details: Value::Null,
         }
     };
+    let erasure = if plan.erasure {
+        erasure_cost(cli, &plan, &scratch, limits)?
+    } else {
+        Value::Null
+    };
     let scale = recall_at_scale(cli, &plan, &scratch, limits)?;
 
     let mut result = json!({
@@ -394,6 +401,7 @@ pub fn run(cli: &Cli, args: &BenchArgs, out: &mut dyn Write) -> Result<(), Failu
     let details = json!({
         "startup": startup.details,
         "remember": remember.details,
+        "erasure": erasure,
         "pack": scale.pack_details,
         "wasm_native": scale.ratio_details,
         "memory": scale.memory_details,
@@ -688,6 +696,85 @@ fn remember_throughput(
             },
         }),
     })
+}
+
+// ------------------------------------------------------------------ erasure
+
+/// What secure deletion costs: the same remembers and forgets (one call
+/// each) with `secure_delete` on, as shipped, and off, side by side in one
+/// run. Forgets also pay the truncating checkpoint (on both sides, since
+/// it is part of the erasing commit).
+fn erasure_cost(
+    cli: &Cli,
+    plan: &Plan,
+    scratch: &Scratch,
+    limits: Limits,
+) -> Result<Value, Failure> {
+    let n = (plan.single / 4).max(20);
+    note(format!(
+        "erasure: {n} remembers and {n} forgets, secure_delete on and off"
+    ));
+    let principal = crate::tenant_principal(workload::WRITE_TENANT);
+    let mut sides = serde_json::Map::new();
+    let mut p50 = [0.0f64; 4];
+    for (side, secure) in [("secure_delete_on", true), ("secure_delete_off", false)] {
+        let store = open_sqlite(&scratch.db(&format!("erasure-{side}")))?;
+        let store = if secure {
+            store
+        } else {
+            store
+                .without_secure_delete_for_bench()
+                .map_err(store_fail)?
+        };
+        let mut engram = Engram::with_backend(
+            Box::new(store),
+            Options {
+                component: cli.component.clone(),
+                limits,
+                now: Some(workload::now()),
+                ..Options::default()
+            },
+        )?;
+        let (mut remember_us, mut forget_us, mut ids) = (Vec::new(), Vec::new(), Vec::new());
+        for k in 0..n * 2 {
+            advance(&mut engram, 250);
+            let t = Instant::now();
+            let d = engram.remember(principal.clone(), vec![workload::candidate(plan.seed, k)])?;
+            remember_us.push(us(t.elapsed()));
+            ids.extend(d.into_iter().filter_map(|d| d.memory_id));
+        }
+        for id in ids.iter().take(n as usize) {
+            let t = Instant::now();
+            engram.forget(
+                principal.clone(),
+                vec![w::ForgetSelector::MemoryId(id.clone())],
+            )?;
+            forget_us.push(us(t.elapsed()));
+        }
+        let (r, f) = (sorted(remember_us), sorted(forget_us));
+        let at = if secure { 0 } else { 2 };
+        p50[at] = pct(&r, 0.5);
+        p50[at + 1] = pct(&f, 0.5);
+        sides.insert(
+            side.to_string(),
+            json!({
+                "remember_p50_us": round(pct(&r, 0.5), 1),
+                "remember_p95_us": round(pct(&r, 0.95), 1),
+                "forget_p50_us": round(pct(&f, 0.5), 1),
+                "forget_p95_us": round(pct(&f, 0.95), 1),
+                "forgets": f.len(),
+            }),
+        );
+    }
+    sides.insert(
+        "remember_ratio".into(),
+        json!(round(p50[0] / p50[2].max(1e-9), 3)),
+    );
+    sides.insert(
+        "forget_ratio".into(),
+        json!(round(p50[1] / p50[3].max(1e-9), 3)),
+    );
+    Ok(Value::Object(sides))
 }
 
 // ------------------------------------------------------------------ recall

@@ -194,6 +194,15 @@ impl SqliteStore {
         Ok(s)
     }
 
+    /// Turn `secure_delete` off on this connection. Only `engram bench`
+    /// calls it, to measure what secure deletion costs side by side.
+    pub(crate) fn without_secure_delete_for_bench(self) -> Result<Self, StoreError> {
+        self.conn
+            .execute_batch("PRAGMA secure_delete = OFF;")
+            .map_err(backend_err)?;
+        Ok(self)
+    }
+
     /// An erasing commit whose checkpoint has not completed yet.
     pub fn erasure_pending(&self) -> Result<bool, StoreError> {
         self.conn
