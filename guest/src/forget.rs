@@ -133,7 +133,7 @@ fn plan(ctx: &Ctx, selectors: &[ForgetSelector]) -> Result<(ForgetReport, Vec<Wr
                 let revs = ctx.store.revisions(id.trim())?;
                 let Some(first) = revs.first() else {
                     return Err(Error::NotFound(format!(
-                        "selector {i}: no memory with id {:?}",
+                        "selector {i}: no memory with id '{}'",
                         id.trim()
                     )));
                 };

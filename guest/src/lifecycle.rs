@@ -25,7 +25,7 @@ pub fn history(ctx: &Ctx, id: &str) -> Result<Vec<Memory>, Error> {
         .collect();
     if revs.is_empty() {
         return Err(Error::NotFound(format!(
-            "no memory with id {:?}",
+            "no memory with id '{}'",
             id.trim()
         )));
     }

@@ -187,6 +187,7 @@ fn parse_one<T: DeserializeOwned>(raw: &str, number: usize) -> Result<T, Failure
             Some(i) => format!("{} (column {})", &text[..i], inner.column()),
             None => text,
         };
+        let text = plain_type_names(&text);
         if path == "." || path.is_empty() {
             Failure::input(format!("line {number}: {text}"))
         } else {
@@ -195,12 +196,38 @@ fn parse_one<T: DeserializeOwned>(raw: &str, number: usize) -> Result<T, Failure
     })
 }
 
+/// serde names the Rust type it expected ("expected struct QueryIn"); a user
+/// wrote JSON, so say "a JSON object" instead.
+fn plain_type_names(text: &str) -> String {
+    let Some(at) = text.find("struct ") else {
+        return text.to_string();
+    };
+    let rest = &text[at + "struct ".len()..];
+    let name_end = rest
+        .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .unwrap_or(rest.len());
+    format!("{}a JSON object{}", &text[..at], &rest[name_end..])
+}
+
+/// All of stdin as text. Invalid UTF-8 is reported with the line it is on.
 fn read_all(input: &mut dyn Read) -> Result<String, Failure> {
-    let mut s = String::new();
+    let mut bytes = Vec::new();
     input
-        .read_to_string(&mut s)
+        .read_to_end(&mut bytes)
         .map_err(|e| Failure::input(format!("reading stdin: {e}")))?;
-    Ok(s)
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let line = 1 + bytes[..at].iter().filter(|b| **b == b'\n').count();
+        let line_start = bytes[..at]
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |i| i + 1);
+        Failure::input(format!(
+            "line {line}: not valid UTF-8 (byte {} of the line); input must be UTF-8 JSON Lines",
+            at - line_start + 1
+        ))
+    })
 }
 
 /// A closed pipe (`engram … | head`) is not an error.
@@ -458,7 +485,7 @@ pub fn run(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<(), Fa
                             Some(t) => t.clone(),
                             None => e.tenant_of(id)?.ok_or_else(|| {
                                 Failure::input(format!(
-                                    "line {}: no memory with id {id:?}",
+                                    "line {}: no memory with id '{id}'",
                                     s.number
                                 ))
                             })?,
@@ -487,7 +514,7 @@ pub fn run(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<(), Fa
                 Some(t) => t.clone(),
                 None => engram
                     .tenant_of(id)?
-                    .ok_or_else(|| Failure::input(format!("no memory with id {id:?}")))?,
+                    .ok_or_else(|| Failure::input(format!("no memory with id '{id}'")))?,
             };
             let revs = engram.history(principal_for(&cli, &tenant), id)?;
             print_lines(out, &revs.iter().map(wire::memory_json).collect::<Vec<_>>())
@@ -497,7 +524,7 @@ pub fn run(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<(), Fa
             let mut st = Vec::new();
             for s in statuses {
                 let v: wire::Status = serde_json::from_value(Value::String(s.clone()))
-                    .map_err(|_| Failure::input(format!("--status: unknown status {s:?} (pending, active, superseded, retracted, expired, conflicted, archived)")))?;
+                    .map_err(|_| Failure::input(format!("--status: unknown status '{s}' (pending, active, superseded, retracted, expired, conflicted, archived)")))?;
                 st.push(v.into());
             }
             let p = principal_for(&cli, &scope.tenant);

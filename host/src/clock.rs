@@ -69,6 +69,6 @@ pub fn parse(s: &str) -> Result<Datetime, String> {
         }
     }
     Err(format!(
-        "{s:?} is not an RFC 3339 instant (e.g. 2026-08-01T10:00:00+08:00)"
+        "'{s}' is not an RFC 3339 instant (e.g. 2026-08-01T10:00:00+08:00)"
     ))
 }

@@ -92,6 +92,11 @@ pub fn query(tenant: &str, user: Option<&str>, text: &str, k: u32) -> w::Query {
 
 /// Run the CLI in-process with `args` (after `engram`) and `stdin`.
 pub fn cli(args: &[&str], stdin: &str) -> Result<String, engram_host::cli::Failure> {
+    cli_bytes(args, stdin.as_bytes())
+}
+
+/// Run the CLI in-process with raw bytes on stdin (which may not be UTF-8).
+pub fn cli_bytes(args: &[&str], stdin: &[u8]) -> Result<String, engram_host::cli::Failure> {
     use clap::Parser;
     let mut argv = vec!["engram"];
     argv.extend_from_slice(args);
@@ -101,7 +106,7 @@ pub fn cli(args: &[&str], stdin: &str) -> Result<String, engram_host::cli::Failu
             message: e.to_string(),
         })?;
     let mut out = Vec::new();
-    engram_host::cli::run(cli, &mut stdin.as_bytes(), &mut out)?;
+    engram_host::cli::run(cli, &mut &stdin[..], &mut out)?;
     Ok(String::from_utf8_lossy(&out).into_owned())
 }
 

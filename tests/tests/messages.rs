@@ -105,3 +105,28 @@ fn an_oversized_text_names_the_limit_and_its_value() {
     let listed = cli(&["list", "--db", &db, "--tenant", "acme"], "").expect("list");
     assert!(listed.trim().is_empty(), "nothing written: {listed}");
 }
+
+#[test]
+fn bad_bytes_and_wrong_shapes_name_the_line_in_plain_words() {
+    let db = temp_db("msg-bytes");
+    let mut input = candidate("u1", "fine first line").into_bytes();
+    input.extend_from_slice(b"\n{\"text\":\"\xff\xfe\"}\n");
+    let err = engram_tests::cli_bytes(&["remember", "--db", &db, "--now", NOW], &input)
+        .expect_err("invalid UTF-8");
+    assert!(
+        err.message.contains("line 2") && err.message.contains("UTF-8"),
+        "{}",
+        err.message
+    );
+    let err = cli(&["recall", "--db", &db], "null").expect_err("null is no query");
+    assert!(
+        err.message.contains("line 1") && err.message.contains("a JSON object"),
+        "{}",
+        err.message
+    );
+    assert_plain(&err.message);
+    assert!(!err.message.contains("QueryIn"), "{}", err.message);
+    let err = cli(&["history", "--db", &db, "--id", "m-nope"], "").expect_err("unknown id");
+    assert!(err.message.contains("'m-nope'"), "{}", err.message);
+    assert_plain(&err.message);
+}

@@ -77,7 +77,7 @@ export function toDatetime(value, field = 'now') {
   }
   if (typeof value === 'string') {
     const dt = parseDatetime(value);
-    if (!dt) throw EngramError.input(field, `${JSON.stringify(value)} is not an RFC 3339 instant (e.g. 2026-08-01T10:00:00+08:00)`);
+    if (!dt) throw EngramError.input(field, `'${value}' is not an RFC 3339 instant (e.g. 2026-08-01T10:00:00+08:00)`);
     return dt;
   }
   if (value && typeof value === 'object' && 'epochMs' in value) {
@@ -146,7 +146,7 @@ class Reader {
     if (v === undefined) return undefined;
     if (typeof v !== 'string') this.fail(field, 'expected an RFC 3339 string');
     const dt = parseDatetime(v);
-    if (!dt) this.fail(field, `${JSON.stringify(v)} is not an RFC 3339 instant (e.g. 2026-08-01T10:00:00+08:00)`);
+    if (!dt) this.fail(field, `'${v}' is not an RFC 3339 instant (e.g. 2026-08-01T10:00:00+08:00)`);
     return dt;
   }
 

@@ -94,7 +94,7 @@ def to_datetime(value: Any, name: str = "now") -> Record:
     if isinstance(value, str):
         dt = parse_datetime(value)
         if dt is None:
-            raise EngramError.input(name, f"{value!r} is not an RFC 3339 instant (e.g. 2026-08-01T10:00:00+08:00)")
+            raise EngramError.input(name, f"'{value}' is not an RFC 3339 instant (e.g. 2026-08-01T10:00:00+08:00)")
         return dt
     if isinstance(value, _dt.datetime):
         if value.tzinfo is None:
@@ -182,7 +182,7 @@ class _Reader:
             return None
         dt = parse_datetime(v)
         if dt is None:
-            self.fail(name, f"{v!r} is not an RFC 3339 instant (e.g. 2026-08-01T10:00:00+08:00)")
+            self.fail(name, f"'{v}' is not an RFC 3339 instant (e.g. 2026-08-01T10:00:00+08:00)")
         return dt
 
     def object(self, name: str, required: bool = False) -> Optional["_Reader"]:
