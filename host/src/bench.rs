@@ -326,6 +326,7 @@ fn open_engram(cli: &Cli, path: &Path, limits: Limits) -> Result<(Engram, StoreT
             component: cli.component.clone(),
             limits,
             now: Some(workload::now()),
+            ..Options::default()
         },
     )?;
     Ok((engram, time))

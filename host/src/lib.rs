@@ -63,6 +63,9 @@ pub struct Options {
     pub limits: Limits,
     /// Fixed clock; `None` = system time.
     pub now: Option<w::Datetime>,
+    /// How long to wait for another process's write lock on the database
+    /// before failing; `None` = `sqlite::DEFAULT_BUSY_TIMEOUT` (30 s).
+    pub busy_timeout: Option<std::time::Duration>,
 }
 
 /// The Rust library API: one runtime, one backend, calls scoped per principal.
@@ -96,8 +99,11 @@ impl Engram {
             )
         } else {
             Box::new(
-                sqlite::SqliteStore::open(std::path::Path::new(db))
-                    .map_err(|e| Error::Store(store_msg(&e)))?,
+                sqlite::SqliteStore::open_with_busy_timeout(
+                    std::path::Path::new(db),
+                    opts.busy_timeout.unwrap_or(sqlite::DEFAULT_BUSY_TIMEOUT),
+                )
+                .map_err(|e| Error::Store(store_msg(&e)))?,
             )
         };
         Self::with_backend(backend, opts)

@@ -33,6 +33,9 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../schema/0003-term-counts.sql"),
 ];
 
+/// How long a writer waits for another's lock by default (`--busy-timeout-ms`).
+pub const DEFAULT_BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
 pub struct SqliteStore {
     conn: Connection,
     /// Inside an outer CLI transaction: commits become savepoints.
@@ -65,18 +68,26 @@ fn sensitivity_rank(s: Sensitivity) -> i64 {
 impl SqliteStore {
     /// Open (creating and migrating as needed) the database at `path`.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
+        Self::open_with_busy_timeout(path, DEFAULT_BUSY_TIMEOUT)
+    }
+
+    /// `open`, waiting at most `busy_timeout` for another connection's
+    /// write lock before failing with "database is locked".
+    pub fn open_with_busy_timeout(path: &Path, busy_timeout: Duration) -> Result<Self, StoreError> {
         let conn = Connection::open(path).map_err(backend_err)?;
-        Self::init(conn)
+        Self::init(conn, busy_timeout)
     }
 
     /// A private in-memory database (tests, benchmarks).
     pub fn open_in_memory() -> Result<Self, StoreError> {
-        Self::init(Connection::open_in_memory().map_err(backend_err)?)
+        Self::init(
+            Connection::open_in_memory().map_err(backend_err)?,
+            DEFAULT_BUSY_TIMEOUT,
+        )
     }
 
-    fn init(conn: Connection) -> Result<Self, StoreError> {
-        conn.busy_timeout(Duration::from_secs(30))
-            .map_err(backend_err)?;
+    fn init(conn: Connection, busy_timeout: Duration) -> Result<Self, StoreError> {
+        conn.busy_timeout(busy_timeout).map_err(backend_err)?;
         // A 64 MiB page cache and no mmap: with a 1 GiB mmap every page a
         // scan touched stayed in the process's RSS (373 MiB of file-backed
         // RSS at 100k memories in `engram bench`); reads now go through the
@@ -104,6 +115,11 @@ impl SqliteStore {
     }
 
     fn migrate(&mut self) -> Result<(), StoreError> {
+        // Only take the write lock when there is something to migrate: a
+        // reader opening the file must not wait for a running writer.
+        if self.schema_version()? as usize == MIGRATIONS.len() {
+            return Ok(());
+        }
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -915,10 +931,19 @@ fn apply_ops(
             }
             WriteOp::Update(up) => {
                 let m = &up.memory;
+                // The stored row must lie within the principal too, not only
+                // the new body: a user-pinned guest may not take over another
+                // user's record by claiming it in its own scope.
+                let (w, mut args) = principal_clause(principal);
+                args.extend([
+                    Box::new(m.id.clone()) as Box<dyn ToSql>,
+                    Box::new(m.revision),
+                    Box::new(m.scope.tenant.clone()),
+                ]);
                 let cur: Option<(i64, i64)> = sp
                     .query_row(
-                        "SELECT rid, etag FROM memories WHERE id = ? AND revision = ? AND tenant = ?",
-                        params![m.id, m.revision, m.scope.tenant],
+                        &format!("SELECT m.rid, m.etag FROM memories m WHERE {w} AND m.id = ? AND m.revision = ? AND m.tenant = ?"),
+                        params_from_iter(args.iter().map(|b| b.as_ref())),
                         |r| Ok((r.get(0)?, r.get(1)?)),
                     )
                     .optional()
@@ -979,9 +1004,14 @@ fn apply_ops(
                 receipt.sequences.push(seq as u64);
             }
             WriteOp::Touch(r) => {
+                let (w, mut args) = principal_clause(principal);
+                args.extend([
+                    Box::new(r.id.clone()) as Box<dyn ToSql>,
+                    Box::new(r.revision),
+                ]);
                 sp.execute(
-                    "UPDATE memories SET access_count = access_count + 1 WHERE id = ? AND revision = ? AND tenant = ?",
-                    params![r.id, r.revision, principal.tenant],
+                    &format!("UPDATE memories SET access_count = access_count + 1 WHERE rid IN (SELECT m.rid FROM memories m WHERE {w} AND m.id = ? AND m.revision = ?)"),
+                    params_from_iter(args.iter().map(|b| b.as_ref())),
                 )
                 .map_err(backend_err)?;
             }
