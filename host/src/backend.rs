@@ -87,6 +87,44 @@ pub fn denial(principal: &Principal, scope: &Scope) -> Option<String> {
     None
 }
 
+/// Bounds on one store call from the guest. The policy stays far below
+/// them (its own input limits are lower); they stop a hostile or broken
+/// guest from holding the store with one giant call, or from reaching
+/// SQLite's bound-variable limit (a search binds two per term).
+pub const MAX_TERMS_PER_CALL: usize = 16_384;
+pub const MAX_OPS_PER_COMMIT: usize = 100_000;
+pub const MAX_TEXT_BYTES_PER_RECORD: usize = 16 << 20;
+pub const MAX_INDEX_TERMS_PER_RECORD: usize = 100_000;
+
+/// `invalid` naming the limit and the value that broke it.
+fn over_limit(what: &str, value: usize, limit: usize) -> StoreError {
+    StoreError::Invalid(format!(
+        "{what} is {value}, over the store's limit of {limit}"
+    ))
+}
+
+fn check_size(what: &str, value: usize, limit: usize) -> Result<(), StoreError> {
+    if value > limit {
+        Err(over_limit(what, value, limit))
+    } else {
+        Ok(())
+    }
+}
+
+/// A record written by `insert`/`update` must fit the per-record bounds.
+fn check_record(text: &str, index_terms: &[String]) -> Result<(), StoreError> {
+    check_size(
+        "the text of one record (bytes)",
+        text.len(),
+        MAX_TEXT_BYTES_PER_RECORD,
+    )?;
+    check_size(
+        "the index terms of one record",
+        index_terms.len(),
+        MAX_INDEX_TERMS_PER_RECORD,
+    )
+}
+
 /// A backend opened for one principal: the only store the guest ever sees.
 pub struct ScopedStore {
     pub principal: Principal,
@@ -103,8 +141,14 @@ impl ScopedStore {
 
     fn check_op(&self, op: &WriteOp) -> Result<(), StoreError> {
         match op {
-            WriteOp::Insert(i) => self.check(&i.memory.scope),
-            WriteOp::Update(u) => self.check(&u.memory.scope),
+            WriteOp::Insert(i) => {
+                self.check(&i.memory.scope)?;
+                check_record(&i.memory.text, &i.index_terms)
+            }
+            WriteOp::Update(u) => {
+                self.check(&u.memory.scope)?;
+                check_record(&u.memory.text, &u.index_terms)
+            }
             WriteOp::Append(e) => self.check(&e.scope),
             // Erase/scrub/tombstone/touch are bounded to the principal by the backend.
             WriteOp::Erase(_)
@@ -131,6 +175,11 @@ impl crate::bindings::engram::memory::store::Host for ScopedStore {
 
     fn stats(&mut self, filter: Filter, terms: Vec<String>) -> Result<TermStats, StoreError> {
         self.check(&filter.scope)?;
+        check_size(
+            "the terms of one stats call",
+            terms.len(),
+            MAX_TERMS_PER_CALL,
+        )?;
         self.backend.stats(&filter, &terms)
     }
 
@@ -141,10 +190,16 @@ impl crate::bindings::engram::memory::store::Host for ScopedStore {
         limit: u32,
     ) -> Result<Vec<Stored>, StoreError> {
         self.check(&filter.scope)?;
+        check_size("the terms of one search", terms.len(), MAX_TERMS_PER_CALL)?;
         self.backend.search(&filter, &terms, limit)
     }
 
     fn commit(&mut self, ops: Vec<WriteOp>) -> Result<Receipt, StoreError> {
+        check_size(
+            "the operations of one commit",
+            ops.len(),
+            MAX_OPS_PER_COMMIT,
+        )?;
         for op in &ops {
             self.check_op(op)?;
         }

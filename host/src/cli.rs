@@ -383,6 +383,32 @@ fn transactional<R>(
 
 /// Run one command with the given standard input and output.
 pub fn run(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<(), Failure> {
+    let db = cli.db.clone();
+    let busy_ms = cli.busy_timeout_ms;
+    run_command(cli, stdin, out).map_err(|f| name_the_database(f, &db, busy_ms))
+}
+
+/// A storage failure names the database file and what to do about it.
+/// The texts matched are SQLite's fixed messages for its result codes
+/// (`sqlite3_errstr`: BUSY, FULL, READONLY, CANTOPEN, IOERR).
+fn name_the_database(mut f: Failure, db: &str, busy_ms: u64) -> Failure {
+    let hint = if f.message.contains("database is locked") {
+        format!("another process held its write lock for longer than the busy timeout of {busy_ms} ms (--busy-timeout-ms); nothing was written")
+    } else if f.message.contains("database or disk is full") || f.message.contains("disk I/O error")
+    {
+        "the disk or a file size limit is full; nothing was written".to_string()
+    } else if f.message.contains("readonly database") || f.message.contains("read-only") {
+        "the file or its directory is read-only; nothing was written".to_string()
+    } else if f.message.contains("unable to open database file") {
+        "the file or its directory cannot be opened or created (permissions?)".to_string()
+    } else {
+        return f;
+    };
+    f.message = format!("{} (database {db}: {hint})", f.message);
+    f
+}
+
+fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<(), Failure> {
     match &cli.cmd {
         Cmd::Demo => return crate::demo::run(&cli, out),
         Cmd::Bench(args) => return crate::bench::run(&cli, args, out),

@@ -29,6 +29,10 @@ pub const COMPONENT_BUILD_PATH: &str = env!("ENGRAM_COMPONENT_BUILD_PATH");
 /// How often the epoch ticks; deadlines are counted in ticks.
 const EPOCH_TICK: Duration = Duration::from_millis(10);
 
+/// The most data (bytes) the component may hand the host in one store call
+/// (wasmtime's "hostcall fuel", set explicitly so errors can name it).
+pub const MAX_BYTES_PER_STORE_CALL: usize = 128 << 20;
+
 /// Limits applied to every call into the guest.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -56,6 +60,8 @@ pub enum RuntimeError {
     Timeout(Duration),
     #[error("the policy call exceeded its memory limit of {0} MiB (--memory-mb) and was stopped")]
     OutOfMemory(usize),
+    #[error("the policy component passed more than {0} MiB to the host in one store call and was stopped")]
+    TooMuchData(usize),
     #[error("the policy component trapped: {0}")]
     Trap(String),
 }
@@ -272,6 +278,7 @@ impl Runtime {
             },
         );
         s.limiter(|st| &mut st.limits);
+        s.set_hostcall_fuel(MAX_BYTES_PER_STORE_CALL);
         let ticks = (self.limits.timeout.as_millis() / EPOCH_TICK.as_millis()).max(1) as u64;
         s.set_epoch_deadline(ticks);
         s.epoch_deadline_trap();
@@ -313,6 +320,10 @@ impl Runtime {
             }
         }
         let msg = format!("{e:#}");
+        // wasmtime's own (private) error for exhausted hostcall fuel.
+        if msg.contains("too much data is being copied between the host and the guest") {
+            return RuntimeError::TooMuchData(MAX_BYTES_PER_STORE_CALL >> 20);
+        }
         if msg.contains("memory") && (msg.contains("limit") || msg.contains("grow")) {
             return RuntimeError::OutOfMemory(self.limits.memory_bytes >> 20);
         }

@@ -253,6 +253,11 @@ impl SqliteStore {
     }
 
     fn migrate(&mut self) -> Result<(), StoreError> {
+        // Only take the write lock when there is something to migrate: a
+        // reader opening the file must not wait for a running writer.
+        if self.schema_version()? as usize == MIGRATIONS.len() {
+            return Ok(());
+        }
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -1089,10 +1094,19 @@ fn apply_ops(
             }
             WriteOp::Update(up) => {
                 let m = &up.memory;
+                // The stored row must lie within the principal too, not only
+                // the new body: a user-pinned guest may not take over another
+                // user's record by claiming it in its own scope.
+                let (w, mut args) = principal_clause(principal);
+                args.extend([
+                    Box::new(m.id.clone()) as Box<dyn ToSql>,
+                    Box::new(m.revision),
+                    Box::new(m.scope.tenant.clone()),
+                ]);
                 let cur: Option<(i64, i64)> = sp
                     .query_row(
-                        "SELECT rid, etag FROM memories WHERE id = ? AND revision = ? AND tenant = ?",
-                        params![m.id, m.revision, m.scope.tenant],
+                        &format!("SELECT m.rid, m.etag FROM memories m WHERE {w} AND m.id = ? AND m.revision = ? AND m.tenant = ?"),
+                        params_from_iter(args.iter().map(|b| b.as_ref())),
                         |r| Ok((r.get(0)?, r.get(1)?)),
                     )
                     .optional()
@@ -1153,9 +1167,14 @@ fn apply_ops(
                 receipt.sequences.push(seq as u64);
             }
             WriteOp::Touch(r) => {
+                let (w, mut args) = principal_clause(principal);
+                args.extend([
+                    Box::new(r.id.clone()) as Box<dyn ToSql>,
+                    Box::new(r.revision),
+                ]);
                 sp.execute(
-                    "UPDATE memories SET access_count = access_count + 1 WHERE id = ? AND revision = ? AND tenant = ?",
-                    params![r.id, r.revision, principal.tenant],
+                    &format!("UPDATE memories SET access_count = access_count + 1 WHERE rid IN (SELECT m.rid FROM memories m WHERE {w} AND m.id = ? AND m.revision = ?)"),
+                    params_from_iter(args.iter().map(|b| b.as_ref())),
                 )
                 .map_err(backend_err)?;
             }

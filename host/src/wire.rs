@@ -22,6 +22,14 @@ pub struct Time(pub w::Datetime);
 impl<'de> Deserialize<'de> for Time {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
+        // `to_rfc3339` writes an instant outside chrono's range as its epoch
+        // milliseconds: read that back too, or the stored row is lost.
+        if let Ok(epoch_ms) = s.parse::<i64>() {
+            return Ok(Time(w::Datetime {
+                epoch_ms,
+                offset_minutes: 0,
+            }));
+        }
         clock::parse(&s).map(Time).map_err(serde::de::Error::custom)
     }
 }

@@ -120,3 +120,81 @@ pub fn temp_db(name: &str) -> String {
     }
     p.display().to_string()
 }
+
+/// `PRAGMA integrity_check` of the database at `path`: "ok" when sound.
+pub fn integrity(path: &str) -> String {
+    let conn = rusqlite::Connection::open(path).expect("open the database to check it");
+    conn.busy_timeout(std::time::Duration::from_secs(30))
+        .expect("busy timeout");
+    let rows: Vec<String> = conn
+        .prepare("PRAGMA integrity_check")
+        .and_then(|mut s| {
+            s.query_map([], |r| r.get::<_, String>(0))?
+                .collect::<Result<_, _>>()
+        })
+        .expect("integrity_check runs");
+    rows.join("; ")
+}
+
+/// Every row of every table of the database at `path` matching `condition`
+/// (SQL over the table's own columns; a table lacking a column it names is
+/// left out), one sorted line per row. Compare two dumps to prove nothing changed.
+pub fn dump_where(path: &str, condition: &str) -> String {
+    let conn = rusqlite::Connection::open(path).expect("open the database to dump it");
+    conn.busy_timeout(std::time::Duration::from_secs(30))
+        .expect("busy timeout");
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .and_then(|mut s| {
+            s.query_map([], |r| r.get::<_, String>(0))?
+                .collect::<Result<_, _>>()
+        })
+        .expect("list tables");
+    let mut out = Vec::new();
+    for t in tables {
+        let sql = format!("SELECT * FROM \"{t}\" WHERE {condition}");
+        let Ok(mut stmt) = conn.prepare(&sql) else {
+            continue; // the condition names a column this table lacks
+        };
+        let n = stmt.column_count();
+        let mut rows: Vec<String> = stmt
+            .query_map([], |r| {
+                let mut cells = Vec::with_capacity(n);
+                for i in 0..n {
+                    cells.push(format!("{:?}", r.get::<_, rusqlite::types::Value>(i)?));
+                }
+                Ok(format!("{t}: {}", cells.join(" | ")))
+            })
+            .and_then(|rows| rows.collect::<Result<_, _>>())
+            .expect("read rows");
+        rows.sort();
+        out.extend(rows);
+    }
+    out.join("\n")
+}
+
+/// Every row of the database at `path` (see `dump_where`).
+pub fn dump(path: &str) -> String {
+    dump_where(path, "1")
+}
+
+/// The `engram` CLI at `exe` as a separate process, its compiled-component
+/// cache kept away from $HOME. Integration tests get `exe` from
+/// `engram_bin!()` (Cargo hands binary paths to integration tests only).
+pub fn engram_command(exe: &str) -> std::process::Command {
+    let mut c = std::process::Command::new(exe);
+    c.env(
+        "ENGRAM_CACHE_DIR",
+        std::env::temp_dir().join("engram-tests-cache"),
+    );
+    c
+}
+
+/// A `Command` for the `engram` CLI built by this package
+/// (`src/bin/engram-cli.rs`).
+#[macro_export]
+macro_rules! engram_bin {
+    () => {
+        $crate::engram_command(env!("CARGO_BIN_EXE_engram-cli"))
+    };
+}

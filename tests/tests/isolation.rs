@@ -108,7 +108,7 @@ fn a_runaway_call_hits_its_deadline_and_the_store_stays_intact() {
         },
         ..Options::default()
     });
-    let r = e.import(principal("acme"), many(30_000));
+    let r = e.import(principal("acme"), many(10_000));
     assert!(
         matches!(r, Err(Error::Runtime(RuntimeError::Timeout(_)))),
         "{:?}",
