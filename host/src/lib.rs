@@ -1,5 +1,7 @@
 //! Engram's host: a wasmtime embedding of the memory-policy component with
-//! a SQLite store (`sqlite`), a clock, and the `engram` CLI (`cli`).
+//! a SQLite store (`sqlite`) and a clock, usable as a library without the
+//! command line. The `engram` program (`app`: CLI, demo, benchmark) is built
+//! on top with the `cli` feature, on by default.
 //!
 //! Embedding from Rust:
 //! ```no_run
@@ -10,15 +12,19 @@
 //! ```
 
 pub mod backend;
-pub mod bench;
 pub mod bindings;
-pub mod cli;
 pub mod clock;
-pub mod demo;
 pub mod postings_cache;
 pub mod runtime;
 pub mod sqlite;
 pub mod wire;
+
+/// The `engram` program (command line, demo, benchmark), built on the
+/// library above; only with the `cli` feature.
+#[cfg(feature = "cli")]
+pub mod app;
+#[cfg(feature = "cli")]
+pub use app::cli;
 
 use std::path::PathBuf;
 

@@ -194,6 +194,7 @@ impl SqliteStore {
         Ok(s)
     }
 
+    #[cfg(feature = "cli")]
     /// Turn `secure_delete` off on this connection. Only `engram bench`
     /// calls it, to measure what secure deletion costs side by side.
     pub(crate) fn without_secure_delete_for_bench(self) -> Result<Self, StoreError> {

@@ -6,8 +6,9 @@
 
 use std::io::Write;
 
+use super::failure::Failure;
+use super::flags::Flags;
 use crate::bindings as w;
-use crate::cli::{Cli, Failure};
 use crate::wire;
 use crate::{Engram, Error, Options};
 
@@ -161,10 +162,10 @@ fn or_unsupported<T>(n: &mut Narrator, r: Result<T, Error>) -> Result<Option<T>,
     }
 }
 
-pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), Failure> {
+pub fn run(flags: &Flags, out: &mut dyn Write) -> Result<(), Failure> {
     let mut n = Narrator { out };
     let opts = Options {
-        component: cli.component.clone(),
+        component: flags.component.clone(),
         now: Some(at("2026-09-01T10:00:00+08:00")),
         ..Options::default()
     };

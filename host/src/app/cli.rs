@@ -5,17 +5,16 @@
 //! written: a whole invocation is one transaction.
 
 use std::io::{IsTerminal, Read, Write};
-use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
+pub use super::failure::Failure;
+use super::flags::Flags;
 use crate::bindings as w;
-use crate::runtime::Limits;
 use crate::wire;
-use crate::{Engram, Error, Options};
+use crate::{Engram, Error};
 
 /// Items per guest call when a large input is split (one transaction still
 /// spans the whole input).
@@ -28,39 +27,8 @@ const CHUNK: usize = 2000;
     about = "Engram: the policy layer of an agent's memory, as a WebAssembly component"
 )]
 pub struct Cli {
-    /// SQLite database file (created on first use), or `:memory:`.
-    #[arg(long, global = true, default_value = "engram.db")]
-    pub db: String,
-    /// Fix the clock at this RFC 3339 instant, for reproducible runs.
-    #[arg(long, global = true)]
-    pub now: Option<String>,
-    /// Act only for this tenant (the store refuses any other).
-    #[arg(long, global = true)]
-    pub tenant: Option<String>,
-    /// With --tenant: act only for this user.
-    #[arg(long, global = true)]
-    pub user: Option<String>,
-    /// With --tenant: act only for this project.
-    #[arg(long, global = true)]
-    pub project: Option<String>,
-    /// Load this component instead of the embedded one.
-    #[arg(long, global = true)]
-    pub component: Option<PathBuf>,
-    /// Time limit of one policy call, in seconds.
-    #[arg(long, global = true, default_value_t = 120)]
-    pub timeout_secs: u64,
-    /// Memory limit of the policy component, in MiB.
-    #[arg(long, global = true, default_value_t = 1024)]
-    pub memory_mb: usize,
-    /// What a returned write survives: `normal` (a killed process; a power
-    /// loss may lose the last commits, never corrupts) or `full` (a power
-    /// loss too; an fsync per commit). See docs/durability.md.
-    #[arg(long, global = true, default_value = "normal")]
-    pub durability: crate::sqlite::Durability,
-    /// How long to wait for another process's write lock on the database
-    /// before failing with a "database is locked" error, in milliseconds.
-    #[arg(long, global = true, default_value_t = 30_000)]
-    pub busy_timeout_ms: u64,
+    #[command(flatten)]
+    pub flags: Flags,
     #[command(subcommand)]
     pub cmd: Cmd,
 }
@@ -109,36 +77,7 @@ pub enum Cmd {
     /// A narrated end-to-end run on a fresh embedded store.
     Demo,
     /// Measure speed, scale, size and the wasm/native ratio.
-    Bench(crate::bench::BenchArgs),
-}
-
-/// A failure with the exit code it maps to.
-#[derive(Debug)]
-pub struct Failure {
-    pub code: i32,
-    pub message: String,
-}
-
-impl Failure {
-    fn input(message: impl Into<String>) -> Self {
-        Failure {
-            code: 1,
-            message: message.into(),
-        }
-    }
-}
-
-impl From<Error> for Failure {
-    fn from(e: Error) -> Self {
-        let code = match e {
-            Error::Runtime(_) => 3,
-            _ => 1,
-        };
-        Failure {
-            code,
-            message: e.to_string(),
-        }
-    }
+    Bench(super::bench::BenchArgs),
 }
 
 pub fn main() -> i32 {
@@ -247,11 +186,11 @@ fn flush(out: &mut dyn Write) -> Result<(), Failure> {
 }
 
 fn principal_for(cli: &Cli, tenant: &str) -> w::Principal {
-    match &cli.tenant {
+    match &cli.flags.tenant {
         Some(t) => w::Principal {
             tenant: t.clone(),
-            user: cli.user.clone(),
-            project: cli.project.clone(),
+            user: cli.flags.user.clone(),
+            project: cli.flags.project.clone(),
         },
         None => crate::tenant_principal(tenant),
     }
@@ -338,36 +277,17 @@ fn print_lines(out: &mut dyn Write, values: &[Value]) -> Result<(), Failure> {
 
 fn scope_from_flags(cli: &Cli, s: &ScopeArgs) -> Result<w::Scope, Failure> {
     let tenant = cli
+        .flags
         .tenant
         .clone()
         .ok_or_else(|| Failure::input("--tenant is required for this command"))?;
     Ok(w::Scope {
         tenant,
-        user: cli.user.clone(),
-        project: cli.project.clone(),
+        user: cli.flags.user.clone(),
+        project: cli.flags.project.clone(),
         thread: s.thread.clone(),
         agent: s.agent.clone(),
     })
-}
-
-fn open(cli: &Cli, db: &str) -> Result<Engram, Failure> {
-    let now = match &cli.now {
-        Some(s) => Some(crate::clock::parse(s).map_err(|e| Failure::input(format!("--now: {e}")))?),
-        None => None,
-    };
-    let opts = Options {
-        component: cli.component.clone(),
-        limits: Limits {
-            timeout: Duration::from_secs(cli.timeout_secs.max(1)),
-            memory_bytes: cli.memory_mb.max(16) << 20,
-        },
-        now,
-        sqlite: crate::sqlite::SqliteOptions {
-            durability: cli.durability,
-            busy_timeout: Duration::from_millis(cli.busy_timeout_ms),
-        },
-    };
-    Ok(Engram::open(db, opts)?)
 }
 
 /// Run `body` inside one transaction: commit if it succeeds, else roll back.
@@ -383,8 +303,8 @@ fn transactional<R>(
 
 /// Run one command with the given standard input and output.
 pub fn run(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<(), Failure> {
-    let db = cli.db.clone();
-    let busy_ms = cli.busy_timeout_ms;
+    let db = cli.flags.db.clone();
+    let busy_ms = cli.flags.busy_timeout_ms;
     run_command(cli, stdin, out).map_err(|f| name_the_database(f, &db, busy_ms))
 }
 
@@ -410,12 +330,12 @@ fn name_the_database(mut f: Failure, db: &str, busy_ms: u64) -> Failure {
 
 fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<(), Failure> {
     match &cli.cmd {
-        Cmd::Demo => return crate::demo::run(&cli, out),
-        Cmd::Bench(args) => return crate::bench::run(&cli, args, out),
+        Cmd::Demo => return super::demo::run(&cli.flags, out),
+        Cmd::Bench(args) => return super::bench::run(&cli.flags, args, out),
         Cmd::Info => return info(&cli, out),
         _ => {}
     }
-    let mut engram = open(&cli, &cli.db)?;
+    let mut engram = cli.flags.open(&cli.flags.db)?;
     match &cli.cmd {
         Cmd::Classify | Cmd::Remember => {
             let lines = parse_lines::<wire::CandidateIn>(&read_all(stdin)?)?;
@@ -507,7 +427,7 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
                 let mut reports = Vec::new();
                 for s in &selectors {
                     let tenant = match &s.value {
-                        w::ForgetSelector::MemoryId(id) => match &cli.tenant {
+                        w::ForgetSelector::MemoryId(id) => match &cli.flags.tenant {
                             Some(t) => t.clone(),
                             None => e.tenant_of(id)?.ok_or_else(|| {
                                 Failure::input(format!(
@@ -536,7 +456,7 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
             print_lines(out, &[wire::sweep_json(&r)])
         }
         Cmd::History { id } => {
-            let tenant = match &cli.tenant {
+            let tenant = match &cli.flags.tenant {
                 Some(t) => t.clone(),
                 None => engram
                     .tenant_of(id)?
@@ -562,7 +482,7 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
 }
 
 fn info(cli: &Cli, out: &mut dyn Write) -> Result<(), Failure> {
-    let mut engram = open(cli, ":memory:")?;
+    let mut engram = cli.flags.open(":memory:")?;
     let policy = engram.info()?;
     let rt = engram.runtime();
     let i = &rt.info;

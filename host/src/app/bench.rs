@@ -34,9 +34,10 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde_json::{json, Value};
 
+use super::failure::Failure;
+use super::flags::Flags;
 use crate::backend::{Backend, ScopedStore};
 use crate::bindings as w;
-use crate::cli::{Cli, Failure};
 use crate::clock::Clock;
 use crate::runtime::{Limits, Runtime};
 use crate::sqlite::SqliteStore;
@@ -320,12 +321,12 @@ fn open_sqlite(path: &Path) -> Result<SqliteStore, Failure> {
 }
 
 /// An `Engram` over a timed SQLite store with a fixed clock.
-fn open_engram(cli: &Cli, path: &Path, limits: Limits) -> Result<(Engram, StoreTime), Failure> {
+fn open_engram(flags: &Flags, path: &Path, limits: Limits) -> Result<(Engram, StoreTime), Failure> {
     let (backend, time) = TimedBackend::new(Box::new(open_sqlite(path)?));
     let engram = Engram::with_backend(
         Box::new(backend),
         Options {
-            component: cli.component.clone(),
+            component: flags.component.clone(),
             limits,
             now: Some(workload::now()),
             ..Options::default()
@@ -334,10 +335,10 @@ fn open_engram(cli: &Cli, path: &Path, limits: Limits) -> Result<(Engram, StoreT
     Ok((engram, time))
 }
 
-fn limits_of(cli: &Cli) -> Limits {
+fn limits_of(flags: &Flags) -> Limits {
     Limits {
-        timeout: Duration::from_secs(cli.timeout_secs.max(1)),
-        memory_bytes: cli.memory_mb.max(16) << 20,
+        timeout: Duration::from_secs(flags.timeout_secs.max(1)),
+        memory_bytes: flags.memory_mb.max(16) << 20,
     }
 }
 
@@ -350,12 +351,12 @@ fn advance(engram: &mut Engram, ms: i64) {
     });
 }
 
-pub fn run(cli: &Cli, args: &BenchArgs, out: &mut dyn Write) -> Result<(), Failure> {
+pub fn run(flags: &Flags, args: &BenchArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let plan = Plan::new(args);
     let load_start = loadavg();
     let started = Instant::now();
     let scratch = Scratch::new(args.dir.as_deref())?;
-    let limits = limits_of(cli);
+    let limits = limits_of(flags);
     note(format!(
         "plan: sizes {:?}, {} batched + {} single remembers, {} queries per size, seed {}{}; scratch {}",
         plan.sizes,
@@ -367,9 +368,9 @@ pub fn run(cli: &Cli, args: &BenchArgs, out: &mut dyn Write) -> Result<(), Failu
         scratch.dir.display()
     ));
 
-    let startup = startup(cli, &plan, limits)?;
+    let startup = startup(flags, &plan, limits)?;
     let remember = if plan.remember {
-        remember_throughput(cli, &plan, &scratch, limits)?
+        remember_throughput(flags, &plan, &scratch, limits)?
     } else {
         Remember {
             batched_per_s: None,
@@ -378,11 +379,11 @@ pub fn run(cli: &Cli, args: &BenchArgs, out: &mut dyn Write) -> Result<(), Failu
         }
     };
     let erasure = if plan.erasure {
-        erasure_cost(cli, &plan, &scratch, limits)?
+        erasure_cost(flags, &plan, &scratch, limits)?
     } else {
         Value::Null
     };
-    let scale = recall_at_scale(cli, &plan, &scratch, limits)?;
+    let scale = recall_at_scale(flags, &plan, &scratch, limits)?;
 
     let mut result = json!({
         "component_bytes": startup.component_bytes,
@@ -468,9 +469,9 @@ struct Startup {
     details: Value,
 }
 
-fn startup(cli: &Cli, plan: &Plan, limits: Limits) -> Result<Startup, Failure> {
+fn startup(flags: &Flags, plan: &Plan, limits: Limits) -> Result<Startup, Failure> {
     note("start-up: compile, deserialize, instantiate");
-    let bytes = match &cli.component {
+    let bytes = match &flags.component {
         Some(p) => std::fs::read(p).map_err(|e| fail(format!("{}: {e}", p.display())))?,
         None => crate::runtime::EMBEDDED_COMPONENT.to_vec(),
     };
@@ -498,7 +499,7 @@ fn startup(cli: &Cli, plan: &Plan, limits: Limits) -> Result<Startup, Failure> {
     drop(engine);
 
     // Instantiation through the runtime the library uses.
-    let rt = Runtime::new(cli.component.as_deref(), limits)
+    let rt = Runtime::new(flags.component.as_deref(), limits)
         .map_err(|e| Failure::from(crate::Error::from(e)))?;
     let principal = crate::tenant_principal(workload::TENANT);
     let mut backend: Box<dyn Backend> =
@@ -596,7 +597,7 @@ impl Tally {
 }
 
 fn remember_throughput(
-    cli: &Cli,
+    flags: &Flags,
     plan: &Plan,
     scratch: &Scratch,
     limits: Limits,
@@ -608,7 +609,7 @@ fn remember_throughput(
         "remember: {} candidates, {} per call",
         plan.batched, plan.batch_size
     ));
-    let (mut engram, time) = open_engram(cli, &scratch.db("remember-batched"), limits)?;
+    let (mut engram, time) = open_engram(flags, &scratch.db("remember-batched"), limits)?;
     let mut tally = Tally::default();
     let mut busy = Duration::ZERO;
     let mut cpu_us = 0.0;
@@ -650,7 +651,7 @@ fn remember_throughput(
         "remember: {} candidates, one per call",
         plan.single
     ));
-    let (mut engram, time) = open_engram(cli, &scratch.db("remember-single"), limits)?;
+    let (mut engram, time) = open_engram(flags, &scratch.db("remember-single"), limits)?;
     let mut tally = Tally::default();
     let mut lat = Vec::with_capacity(plan.single as usize);
     let mut busy = Duration::ZERO;
@@ -705,7 +706,7 @@ fn remember_throughput(
 /// run. Forgets also pay the truncating checkpoint (on both sides, since
 /// it is part of the erasing commit).
 fn erasure_cost(
-    cli: &Cli,
+    flags: &Flags,
     plan: &Plan,
     scratch: &Scratch,
     limits: Limits,
@@ -729,7 +730,7 @@ fn erasure_cost(
         let mut engram = Engram::with_backend(
             Box::new(store),
             Options {
-                component: cli.component.clone(),
+                component: flags.component.clone(),
                 limits,
                 now: Some(workload::now()),
                 ..Options::default()
@@ -855,13 +856,13 @@ fn corpus_counts(path: &Path, now: w::Datetime) -> Value {
 }
 
 fn recall_at_scale(
-    cli: &Cli,
+    flags: &Flags,
     plan: &Plan,
     scratch: &Scratch,
     limits: Limits,
 ) -> Result<Scale, Failure> {
     let path = scratch.db("recall");
-    let (mut engram, time) = open_engram(cli, &path, limits)?;
+    let (mut engram, time) = open_engram(flags, &path, limits)?;
     let principal = crate::tenant_principal(workload::TENANT);
     let mut built = 0u64;
     let mut revised = 0u64;

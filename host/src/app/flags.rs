@@ -1,0 +1,78 @@
+//! The flags every `engram` command takes (where the database is, whose
+//! principal, the clock, the limits), and how they open an `Engram`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::failure::Failure;
+use crate::runtime::Limits;
+use crate::{Engram, Options};
+
+#[derive(Args, Debug, Clone)]
+pub struct Flags {
+    /// SQLite database file (created on first use), or `:memory:`.
+    #[arg(long, global = true, default_value = "engram.db")]
+    pub db: String,
+    /// Fix the clock at this RFC 3339 instant, for reproducible runs.
+    #[arg(long, global = true)]
+    pub now: Option<String>,
+    /// Act only for this tenant (the store refuses any other).
+    #[arg(long, global = true)]
+    pub tenant: Option<String>,
+    /// With --tenant: act only for this user.
+    #[arg(long, global = true)]
+    pub user: Option<String>,
+    /// With --tenant: act only for this project.
+    #[arg(long, global = true)]
+    pub project: Option<String>,
+    /// Load this component instead of the embedded one.
+    #[arg(long, global = true)]
+    pub component: Option<PathBuf>,
+    /// Time limit of one policy call, in seconds.
+    #[arg(long, global = true, default_value_t = 120)]
+    pub timeout_secs: u64,
+    /// Memory limit of the policy component, in MiB.
+    #[arg(long, global = true, default_value_t = 1024)]
+    pub memory_mb: usize,
+    /// What a returned write survives: `normal` (a killed process; a power
+    /// loss may lose the last commits, never corrupts) or `full` (a power
+    /// loss too; an fsync per commit). See docs/durability.md.
+    #[arg(long, global = true, default_value = "normal")]
+    pub durability: crate::sqlite::Durability,
+    /// How long to wait for another process's write lock on the database
+    /// before failing with a "database is locked" error, in milliseconds.
+    #[arg(long, global = true, default_value_t = 30_000)]
+    pub busy_timeout_ms: u64,
+}
+
+impl Flags {
+    /// The per-call limits of the policy component.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            timeout: Duration::from_secs(self.timeout_secs.max(1)),
+            memory_bytes: self.memory_mb.max(16) << 20,
+        }
+    }
+
+    /// Open `db` (a SQLite file or `:memory:`) with these flags.
+    pub fn open(&self, db: &str) -> Result<Engram, Failure> {
+        let now = match &self.now {
+            Some(s) => {
+                Some(crate::clock::parse(s).map_err(|e| Failure::input(format!("--now: {e}")))?)
+            }
+            None => None,
+        };
+        let opts = Options {
+            component: self.component.clone(),
+            limits: self.limits(),
+            now,
+            sqlite: crate::sqlite::SqliteOptions {
+                durability: self.durability,
+                busy_timeout: Duration::from_millis(self.busy_timeout_ms),
+            },
+        };
+        Ok(Engram::open(db, opts)?)
+    }
+}
