@@ -21,9 +21,10 @@
 //! a reason when the text contradicts it. Episodes get their time resolved
 //! (`timeexpr`), procedures their steps, semantic facts a key.
 
+use crate::config::CueList;
 use crate::config::{Policy, WritePolicy};
-use crate::cues::{find_any, fold, longest, quoted, sentences, without, words, Hit};
-use crate::injection::{self, Instruction};
+use crate::cues::{find_any, find_groups, fold, longest, quoted, sentences, without, words, Hit};
+use crate::injection::{self, Carrier, Injection, Instruction};
 use crate::model::{candidate_kind_name, fnv1a};
 use crate::secrets::{self, Finding};
 use crate::timeexpr::{self, Precision, Resolved};
@@ -72,6 +73,8 @@ pub struct Signals {
     pub persistence: Option<String>,
     /// Was the caller's kind hint overruled?
     pub hint_overruled: bool,
+    /// Why the text carries nothing to keep (the value gate's reason).
+    pub no_value: Option<String>,
 }
 
 /// The cue scan of one text.
@@ -117,6 +120,17 @@ struct Scan {
     /// A date introduced as the time of something ("于 2026-02-03",
     /// "on 2025-11-02", "在 2026-06-09 15:02").
     dated: bool,
+    /// A deictic with a task object ("这个会话", "this script").
+    task_deixis: Vec<Hit>,
+    /// Copulas, attribute, possession and preference verbs (reactions such
+    /// as "that is so" removed): evidence of a fact.
+    facts: Vec<Hit>,
+    relations: Vec<Hit>,
+    preferences: Vec<Hit>,
+    /// A progress or status line: the word or verb that says so.
+    progress: Option<String>,
+    /// How many sentences the text has.
+    sentences: usize,
 }
 
 /// Evidence that a text describes a procedure.
@@ -148,6 +162,23 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
     let s = scan(&folded, observed, wp);
     let trust = policy.source(c.source.kind);
     let untrusted = !trust.may_instruct && !trust.inferred;
+    // Where untrusted text is: the whole of a document or tool output, or
+    // what a speaker quotes (inferences are judged on their own, below).
+    let carrier = if untrusted {
+        Some(Carrier::Source)
+    } else if trust.inferred {
+        None
+    } else {
+        let spans = injection::quoted_spans(&folded, wp);
+        (!spans.is_empty()).then_some(Carrier::Quoted(spans))
+    };
+    let origin = Origin {
+        untrusted,
+        inferred: trust.inferred,
+        injected: carrier
+            .as_ref()
+            .and_then(|k| injection::detect(&folded, k, wp)),
+    };
 
     let mut reasons = Vec::new();
     let mut signals = Signals {
@@ -172,15 +203,7 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
         ));
     }
 
-    let (text_kind, strong) = text_kind(
-        c,
-        &s,
-        wp,
-        untrusted,
-        trust.inferred,
-        &mut reasons,
-        &mut signals,
-    );
+    let (text_kind, strong) = text_kind(c, &s, wp, &origin, &mut reasons, &mut signals);
     let kind = apply_hint(c, text_kind, strong, &s, wp, &mut reasons, &mut signals);
 
     if kind == CandidateKind::Procedural && untrusted && signals.injection.is_none() {
@@ -191,6 +214,20 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
         reasons.push(why.clone());
         signals.injection = Some(why);
     }
+    // "记住我对花粉过敏，出门前提醒我…": a health condition with an ask is
+    // a fact about the person that needs consent, not an agent procedure.
+    let kind = if kind == CandidateKind::Procedural
+        && !s.explicit.is_empty()
+        && signals.personal.iter().any(|f| f.family == "health")
+    {
+        reasons.push(
+            "health condition with an ask to remember or remind: a personal fact (consent step), not a procedure"
+                .into(),
+        );
+        CandidateKind::Semantic
+    } else {
+        kind
+    };
     if !s.persist.is_empty() && matches!(kind, CandidateKind::Semantic | CandidateKind::Procedural)
     {
         signals.persistence = s.persist.first().map(|h| h.cue.to_string());
@@ -220,24 +257,45 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
     }
 }
 
+/// Where a candidate's text comes from, as the injection rule sees it.
+struct Origin {
+    /// A document or tool output.
+    untrusted: bool,
+    /// A behavioural or agent inference.
+    inferred: bool,
+    /// Carried text that addresses the assistant: the marker family.
+    injected: Option<Injection>,
+}
+
 /// The kind the text alone supports, and whether the evidence is strong
-/// enough to overrule a caller's hint.
-#[allow(clippy::too_many_arguments)]
+/// enough to overrule a caller's hint. (One ordered decision list: each
+/// step returns; splitting it would scatter the order that is its point.)
 fn text_kind(
     c: &Candidate,
     s: &Scan,
     wp: &WritePolicy,
-    untrusted: bool,
-    inferred: bool,
+    origin: &Origin,
     reasons: &mut Vec<String>,
     signals: &mut Signals,
 ) -> (CandidateKind, bool) {
-    // 1. Persistent prompt injection.
-    if s.instruction.is_instruction()
-        && (untrusted || (inferred && !s.instruction.overrides.is_empty()))
-    {
+    // 1. Prompt injection: carried text that addresses the assistant.
+    if let Some(inj) = &origin.injected {
+        let carrier = if origin.untrusted {
+            format!("{} content", crate::model::source_label(c.source.kind))
+        } else {
+            "text quoted in the message".to_string()
+        };
         let why = format!(
-            "instruction-like content ({}) from an untrusted source ({}): never procedural or instruction memory",
+            "prompt injection: {} in {carrier}: rejected, never semantic or procedural memory",
+            inj.describe()
+        );
+        reasons.push(why.clone());
+        signals.injection = Some(why);
+        return (CandidateKind::None, true);
+    }
+    if origin.inferred && s.instruction.is_instruction() && !s.instruction.overrides.is_empty() {
+        let why = format!(
+            "instruction-like content ({}) in an inference ({}): never procedural or instruction memory",
             s.instruction.describe(),
             crate::model::source_label(c.source.kind)
         );
@@ -248,14 +306,18 @@ fn text_kind(
     // 2. Chit-chat and noise.
     let nothing_else = s.task.is_empty() && s.persist.is_empty() && s.procedure.score == 0.0;
     if !s.chitchat.is_empty() && s.residue <= wp.chitchat_max_residue && nothing_else {
-        reasons.push(format!(
-            "chit-chat: {} and nothing to keep",
+        let why = format!(
+            "acknowledgement or chit-chat ({}) and nothing to keep",
             quoted(&s.chitchat)
-        ));
+        );
+        reasons.push(why.clone());
+        signals.no_value = Some(why);
         return (CandidateKind::None, true);
     }
     if s.units < wp.min_content_units {
-        reasons.push("too short to carry information".into());
+        let why = "too short to carry information";
+        reasons.push(why.into());
+        signals.no_value = Some(why.into());
         return (CandidateKind::None, true);
     }
     let epi = event_score(c, s);
@@ -266,6 +328,25 @@ fn text_kind(
             h.cue
         ));
         signals.task_scope = Some(h.cue.to_string());
+        return (CandidateKind::Working, true);
+    }
+    // "这个会话里先用英文", "for this one script": a deictic and a task
+    // object, unless a persistence cue makes it a standing rule.
+    if let (Some(h), true) = (s.task_deixis.first(), s.persist.is_empty()) {
+        reasons.push(format!(
+            "task scope: a deictic with a task object ('{}'): valid only for the current task",
+            h.cue
+        ));
+        signals.task_scope = Some(h.cue.to_string());
+        return (CandidateKind::Working, true);
+    }
+    // "Step 3 of 6 finished", "上传进度 64%", "Indexing documents…": a
+    // progress line is task state, unless it is a dated report.
+    if let (Some(p), true) = (&s.progress, s.anchors.is_empty() && c.occurred_at.is_none()) {
+        reasons.push(format!(
+            "progress or status line ('{p}'): task state, not a lasting fact or event"
+        ));
+        signals.task_scope = Some(p.clone());
         return (CandidateKind::Working, true);
     }
     if let Some(h) = s.task_soft.first() {
@@ -283,7 +364,9 @@ fn text_kind(
     }
     // A request about something at hand ("先把这份报告翻成英文", "can you
     // draft the reply before the call"), with nothing that generalises it.
-    if let Some(r) = &s.request {
+    // An agent's "我马上帮你查一下" offers; only a speaker's request asks.
+    let request = s.request.as_ref().filter(|_| !origin.inferred);
+    if let Some(r) = request {
         let at_hand = s.deixis.first().or(s.immediacy.first());
         if let (Some(h), true) = (
             at_hand,
@@ -320,7 +403,13 @@ fn text_kind(
             return (CandidateKind::Working, true);
         }
     }
-    if s.question && nothing_else && s.explicit.is_empty() && s.outcomes.is_empty() {
+    // A question states nothing, whatever it mentions ("这个报错是什么意思？"),
+    // unless other sentences around it do.
+    let bare_question = s.question
+        && s.explicit.is_empty()
+        && ((nothing_else && s.outcomes.is_empty())
+            || (s.sentences == 1 && s.persist.is_empty() && s.task.is_empty()));
+    if bare_question {
         // "Can you check whether the venue is free?": a request for the task
         // at hand, phrased as a question.
         if let Some(r) = &s.request {
@@ -330,7 +419,9 @@ fn text_kind(
             signals.task_scope = Some(r.clone());
             return (CandidateKind::Working, false);
         }
-        reasons.push("a question, not a statement to keep".into());
+        let why = "a bare question: it asks, it states nothing to keep";
+        reasons.push(why.into());
+        signals.no_value = Some(why.into());
         return (CandidateKind::None, false);
     }
     // 4. Procedure.
@@ -389,11 +480,51 @@ fn text_kind(
     } else if anchored {
         why.push("dated, but states a standing fact rather than an event".into());
     }
-    if why.is_empty() {
-        why.push("holds apart from any event".into());
-    }
+    // Positive evidence: without an attribute, preference, relation or ask,
+    // a statement is not a fact to keep ("that is hilarious", "今天好累").
+    let Some(evidence) = fact_evidence(c, s, origin.inferred, signals) else {
+        let why = "no evidence of lasting value: no attribute, preference or relation, no dated outcome, no steps and no ask";
+        reasons.push(why.into());
+        signals.no_value = Some(why.into());
+        return (CandidateKind::None, false);
+    };
+    why.push(evidence);
     reasons.push(format!("fact: {}", why.join("; ")));
     (CandidateKind::Semantic, !s.persist.is_empty())
+}
+
+/// What shows that a statement is a fact worth keeping: a persistence cue
+/// or an explicit ask, a standing state or habit, a known predicate, a
+/// copula or attribute verb, a relation between people, a preference, a
+/// measured value, caller-given structure, detected data, or a hedged
+/// inference ("the user seems to…").
+fn fact_evidence(c: &Candidate, s: &Scan, inferred: bool, signals: &Signals) -> Option<String> {
+    let first = |hits: &[Hit], what: &str| hits.first().map(|h| format!("{what} '{}'", h.cue));
+    first(&s.persist, "persistence")
+        .or_else(|| first(&s.explicit, "asked to keep"))
+        .or_else(|| first(&s.standing, "standing state"))
+        .or_else(|| first(&s.recurrence, "habit"))
+        .or_else(|| s.predicate.then(|| "a known predicate".to_string()))
+        .or_else(|| first(&s.preferences, "preference"))
+        .or_else(|| first(&s.facts, "attribute"))
+        .or_else(|| first(&s.relations, "relation"))
+        .or_else(|| (s.metrics > 0).then(|| "a measured value".to_string()))
+        .or_else(|| {
+            (c.subject.is_some() || c.predicate.is_some() || c.object.is_some())
+                .then(|| "subject/predicate/object given".to_string())
+        })
+        .or_else(|| {
+            (c.kind_hint == Some(CandidateKind::Semantic))
+                .then(|| "the caller states it as a fact (kind hint)".to_string())
+        })
+        .or_else(|| {
+            (!signals.secrets.is_empty() || !signals.personal.is_empty())
+                .then(|| "states a value (detected data)".to_string())
+        })
+        .or_else(|| {
+            (inferred && !s.hedges.is_empty())
+                .then(|| "a hedged inference about the subject".to_string())
+        })
 }
 
 /// (score, has a time anchor, why) of the event reading of a text.
@@ -619,46 +750,141 @@ fn apply_hint(
     }
 }
 
+/// The cue lists `scan` reads from the whole text, in one pass (their
+/// order is the order of `ScanList`).
+fn scan_lists(c: &'static crate::config::Cues) -> [CueList; LISTS] {
+    [
+        c.deferral,
+        c.persistence,
+        c.task_scope_traps,
+        c.success,
+        c.failure,
+        c.task_scope,
+        c.task_scope_soft,
+        c.chitchat,
+        c.standing,
+        c.recurrence,
+        c.event_outcome,
+        c.past_reference,
+        c.explicit_ask,
+        c.single_success,
+        c.multi_evidence,
+        c.risk_lowering,
+        c.hedges,
+        c.deixis,
+        c.immediacy,
+        c.quantifiers,
+        c.occasions,
+        c.reuse,
+        c.task_deictics,
+        c.task_objects,
+        c.fact_verbs,
+        c.relations,
+        c.reactions,
+        c.progress_words,
+        c.rule_start,
+        c.preference_verbs,
+    ]
+}
+
+/// Positions in `scan_lists`.
+#[derive(Clone, Copy)]
+enum ScanList {
+    Deferral,
+    Persistence,
+    TaskTraps,
+    Success,
+    Failure,
+    Task,
+    TaskSoft,
+    Chitchat,
+    Standing,
+    Recurrence,
+    Outcome,
+    PastRef,
+    Explicit,
+    SingleSuccess,
+    MultiEvidence,
+    RiskLowering,
+    Hedges,
+    Deixis,
+    Immediacy,
+    Quantifiers,
+    Occasions,
+    Reuse,
+    TaskDeictics,
+    TaskObjects,
+    FactVerbs,
+    Relations,
+    Reactions,
+    ProgressWords,
+    RuleStart,
+    PreferenceVerbs,
+}
+const LISTS: usize = ScanList::PreferenceVerbs as usize + 1;
+
 /// Scan a folded, masked text for every cue family.
 fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
     let c = wp.cues;
     let g = wp.wildcard_max_gap_chars;
-    let all = |list: &'static [&'static str]| longest(find_any(f, list, g));
+    let mut groups = find_groups(f, &scan_lists(c), g);
+    let mut all = |l: ScanList| longest(std::mem::take(&mut groups[l as usize]));
     let deferrals = longest({
-        let mut d = find_any(f, c.deferral, g);
+        // Deferral hits merge with "以后再…" before the longest are kept.
+        let mut d = all(ScanList::Deferral);
         d.extend(open_deferrals(f));
         d.sort_by_key(|h| h.start);
         d
     });
-    let persist = without(all(c.persistence), &deferrals);
-    let task_traps = all(c.task_scope_traps);
-    let outcomes_here: Vec<Hit> = [all(c.success), all(c.failure)].concat();
+    let persist = without(all(ScanList::Persistence), &deferrals);
+    let task_traps = all(ScanList::TaskTraps);
+    let success = all(ScanList::Success);
+    let failure = all(ScanList::Failure);
+    let outcomes_here: Vec<Hit> = [success.clone(), failure.clone()].concat();
+    let task_all = all(ScanList::Task);
+    let task_soft_all = all(ScanList::TaskSoft);
     let task_traps: Vec<Hit> = {
         let mut t = task_traps;
         // "这次是重启 pod 解决的": an occurrence that was resolved, not a task.
-        for h in all(c.task_scope).into_iter().chain(all(c.task_scope_soft)) {
+        for h in task_all.iter().chain(&task_soft_all) {
             let clause = clause_span(f, h.start);
             if outcomes_here
                 .iter()
                 .any(|o| o.start >= clause.0 && o.end <= clause.1)
             {
-                t.push(h);
+                t.push(h.clone());
             }
         }
         t
     };
+    // "这回重装驱动就好了", "fixed it this one time": an occasion of the
+    // task-scope kind whose clause reports a success is one success.
+    let mut single_success = all(ScanList::SingleSuccess);
+    for h in task_all.iter().chain(&task_soft_all) {
+        let clause = clause_span(f, h.start);
+        if success
+            .iter()
+            .any(|o| o.start >= clause.0 && o.end <= clause.1)
+            && !single_success.iter().any(|x| x.overlaps(h))
+        {
+            single_success.push(h.clone());
+        }
+    }
     // "就这一次" (it worked once) is no "这一次" (this task).
-    let task_traps: Vec<Hit> = [task_traps, all(c.single_success)].concat();
-    let task = without(all(c.task_scope), &task_traps);
-    let task_soft = without(without(all(c.task_scope_soft), &task), &task_traps);
-    let chitchat = all(c.chitchat);
+    let task_traps: Vec<Hit> = [task_traps, single_success.clone()].concat();
+    let task = without(task_all, &task_traps);
+    let task_soft = without(without(task_soft_all, &task), &task_traps);
+    let chitchat = all(ScanList::Chitchat);
     let anchors: Vec<Resolved> = timeexpr::find_all(f, observed)
         .into_iter()
         .filter(|r| !r.recurring)
         .collect();
-    let standing = all(c.standing);
+    let mut standing = all(ScanList::Standing);
+    // "从 6 月 1 日起…", "Starting June 1, …": the start of a standing rule,
+    // not the time of an event.
+    standing.extend(rule_starts(f, &anchors, &all(ScanList::RuleStart)));
     // "表现一般" ends its clause: a judgement, not "usually".
-    let recurrence: Vec<Hit> = all(c.recurrence)
+    let recurrence: Vec<Hit> = all(ScanList::Recurrence)
         .into_iter()
         .filter(|h| {
             h.cue.is_ascii()
@@ -667,11 +893,11 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
                     .is_some_and(|ch| !ch.is_ascii_punctuation() && !"，。；！？、".contains(ch))
         })
         .collect();
-    let outcomes: Vec<Hit> = all(c.event_outcome)
+    let outcomes: Vec<Hit> = all(ScanList::Outcome)
         .into_iter()
         .filter(|h| !(h.cue.is_ascii() && adjectival(f, h.start, h.end)))
         .collect();
-    let past_refs = all(c.past_reference);
+    let past_refs = all(ScanList::PastRef);
     let procedure = procedure(f, &deferrals, wp);
     let (residue, units) = residue(f, &chitchat, wp);
     let question = f.trim_end().ends_with(['?', '？']);
@@ -696,13 +922,17 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
                         .is_none_or(|ch| !ch.is_ascii_alphanumeric()))
         })
     });
+    let task_deixis = deictic_task(f, &all(ScanList::TaskDeictics), &all(ScanList::TaskObjects));
+    let reactions = all(ScanList::Reactions);
+    let facts = without(all(ScanList::FactVerbs), &reactions);
+    let progress = progress_line(f, &all(ScanList::ProgressWords));
     Scan {
         persist,
         deferrals,
         task,
         task_soft,
         task_traps,
-        explicit: all(c.explicit_ask),
+        explicit: all(ScanList::Explicit),
         chitchat,
         residue,
         units,
@@ -713,18 +943,18 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
         standing,
         recurrence,
         procedure,
-        single_success: all(c.single_success),
-        multi_evidence: all(c.multi_evidence),
-        risk_lowering: all(c.risk_lowering),
-        hedges: all(c.hedges),
-        failure: all(c.failure),
-        success: all(c.success),
+        single_success,
+        multi_evidence: all(ScanList::MultiEvidence),
+        risk_lowering: all(ScanList::RiskLowering),
+        hedges: all(ScanList::Hedges),
+        failure,
+        success,
         instruction: injection::scan(f, wp),
         metrics: metrics(f),
         request: request(f, wp),
-        deixis: all(c.deixis),
-        immediacy: all(c.immediacy),
-        quantifiers: all(c.quantifiers),
+        deixis: all(ScanList::Deixis),
+        immediacy: all(ScanList::Immediacy),
+        quantifiers: all(ScanList::Quantifiers),
         predicate: c
             .predicates
             .iter()
@@ -732,9 +962,125 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
         near_plan,
         dated,
         past_refs,
-        occasions: all(c.occasions),
-        reuse: all(c.reuse),
+        occasions: all(ScanList::Occasions),
+        reuse: all(ScanList::Reuse),
+        task_deixis,
+        facts,
+        relations: all(ScanList::Relations),
+        preferences: all(ScanList::PreferenceVerbs),
+        progress,
+        sentences: sentences(f).len(),
     }
+}
+
+/// "这个会话里", "for this one script", "本次对话": a deictic followed
+/// closely (same clause, at most a few characters between) by a task object
+/// — unless the clause defines the object ("这个文件是入口"): that is a fact.
+fn deictic_task(f: &str, deictics: &[Hit], objects: &[Hit]) -> Vec<Hit> {
+    let mut out = Vec::new();
+    for d in deictics {
+        let Some(o) = objects.iter().find(|o| {
+            o.start >= d.end
+                && f.get(d.end..o.start).is_some_and(|gap| {
+                    gap.chars().count() <= 4 && !gap.contains(['，', ',', '。', '；', ';', '\n'])
+                })
+        }) else {
+            continue;
+        };
+        let after = f.get(o.end..).unwrap_or("").trim_start();
+        let defines = ["是", "叫", "为", "is ", "are ", "was ", "has "]
+            .iter()
+            .any(|w| after.starts_with(w));
+        if !defines {
+            out.push(Hit {
+                cue: o.cue,
+                start: d.start,
+                end: o.end,
+            });
+        }
+    }
+    out
+}
+
+/// A progress line: a count ("3/8", "400/1,000", "1,200 of 5,000", "step 3
+/// of 6") or a percentage with a progress word in its clause, or a line
+/// that opens with an English "-ing" verb and trails off ("Indexing
+/// documents…"). The cue of the progress word, or the verb.
+fn progress_line(f: &str, words: &[Hit]) -> Option<String> {
+    let trimmed = f.trim();
+    let gerund = trimmed
+        .split(|ch: char| !ch.is_ascii_alphabetic())
+        .next()
+        .filter(|w| w.len() > 4 && w.ends_with("ing"))
+        .filter(|_| trimmed.contains('…') || trimmed.contains("..."));
+    if let Some(w) = gerund {
+        return Some(w.to_string());
+    }
+    for w in words {
+        let (a, b) = clause_span(f, w.start);
+        let Some(clause) = f.get(a..b) else { continue };
+        if has_count(clause) || clause.contains('%') || has_step_ordinal(clause) {
+            return Some(w.cue.to_string());
+        }
+    }
+    None
+}
+
+/// "第二步", "第 3 步", "step 4": which step a task is at.
+fn has_step_ordinal(clause: &str) -> bool {
+    let zh = clause.match_indices('第').any(|(i, _)| {
+        let rest = clause.get(i + '第'.len_utf8()..).unwrap_or("").trim_start();
+        let mut it = rest
+            .chars()
+            .skip_while(|ch| ch.is_ascii_digit() || "一二三四五六七八九十".contains(*ch));
+        rest.chars()
+            .next()
+            .is_some_and(|ch| ch.is_ascii_digit() || "一二三四五六七八九十".contains(ch))
+            && it.find(|ch| !ch.is_whitespace()) == Some('步')
+    });
+    let en = clause.match_indices("step ").any(|(i, _)| {
+        clause
+            .get(i + 5..)
+            .is_some_and(|r| r.starts_with(|ch: char| ch.is_ascii_digit()))
+    });
+    zh || en
+}
+
+/// "3/8", "400/1,000", "3 of 6": a part of a whole.
+fn has_count(clause: &str) -> bool {
+    let b = clause.as_bytes();
+    let slash = (1..b.len().saturating_sub(1))
+        .any(|i| b[i] == b'/' && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit());
+    let words: Vec<&str> = clause.split_whitespace().collect();
+    let of = words.windows(3).any(|w| {
+        let num = |t: &str| !t.is_empty() && t.chars().all(|ch| ch.is_ascii_digit() || ch == ',');
+        num(w[0]) && w[1] == "of" && num(w[2].trim_end_matches(|ch: char| !ch.is_ascii_digit()))
+    });
+    slash || of
+}
+
+/// Start dates of standing rules: an anchor followed by "起"/"开始" or
+/// preceded by "starting"/"effective"/"as of"/"自".
+fn rule_starts(f: &str, anchors: &[Resolved], starts: &[Hit]) -> Vec<Hit> {
+    let mut out = Vec::new();
+    for a in anchors {
+        let next = starts.iter().find(|h| {
+            h.start >= a.end
+                && f.get(a.end..h.start)
+                    .is_some_and(|gap| gap.trim().chars().count() <= 1)
+                && !h.cue.is_ascii()
+                && !f.get(h.end..).is_some_and(|r| r.starts_with(['飞', '床']))
+        });
+        let prev = starts.iter().find(|h| {
+            h.cue.is_ascii()
+                && h.end <= a.start
+                && f.get(h.end..a.start).is_some_and(|g| g.trim().is_empty())
+        });
+        if let Some(h) = next.or(prev) {
+            out.push(h.clone());
+        }
+    }
+    out
 }
 
 /// The request opening a clause, if any: a request phrase ("帮我",

@@ -118,12 +118,13 @@ pub fn evaluate(input: &GateInput) -> GateOutcome {
         _ => gate(
             GateName::Value,
             false,
-            match (&sig.injection, cls.reasons.first()) {
-                (Some(_), _) => {
-                    "instruction-like content from an untrusted source is not memory".to_string()
+            match (&sig.injection, &sig.no_value, cls.reasons.first()) {
+                (Some(_), _, _) => {
+                    "instruction-like content from an untrusted carrier is not memory".to_string()
                 }
-                (None, Some(r)) => format!("nothing reusable ({r})"),
-                (None, None) => "nothing reusable".to_string(),
+                (None, Some(why), _) => format!("nothing reusable: {why}"),
+                (None, None, Some(r)) => format!("nothing reusable ({r})"),
+                (None, None, None) => "nothing reusable".to_string(),
             },
         ),
     };
@@ -303,7 +304,7 @@ pub fn evaluate(input: &GateInput) -> GateOutcome {
         gate(
             GateName::Permission,
             false,
-            format!("{} may not write instructions: {why}", label),
+            format!("untrusted text may not write instructions ({label} source): {why}"),
         )
     } else if rate_exceeded {
         gate(
