@@ -364,8 +364,13 @@ fn text_kind(
     }
     // A request about something at hand ("先把这份报告翻成英文", "can you
     // draft the reply before the call"), with nothing that generalises it.
-    // An agent's "我马上帮你查一下" offers; only a speaker's request asks.
-    let request = s.request.as_ref().filter(|_| !origin.inferred);
+    // An agent's "我马上帮你查一下" offers, and a request inside a document
+    // or tool output is the author's, not the user's: only a speaker's
+    // request asks.
+    let request = s
+        .request
+        .as_ref()
+        .filter(|_| !origin.inferred && !origin.untrusted);
     if let Some(r) = request {
         let at_hand = s.deixis.first().or(s.immediacy.first());
         if let (Some(h), true) = (
@@ -2568,6 +2573,92 @@ mod tests {
         ] {
             assert_eq!(kind(t), CandidateKind::None, "{t}");
         }
+    }
+
+    /// Positive evidence: without a fact, event, steps or ask, a statement is
+    /// not memory, and the value gate is told why.
+    #[test]
+    fn no_evidence_no_memory() {
+        for t in [
+            "哈哈哈，这个比喻太形象了",
+            "笑死，真的绷不住了",
+            "没事没事，不着急",
+            "Haha, that is hilarious!",
+            "Oh wow, no way.",
+            "这个配置啥意思？",
+            "那家店几点关门来着？",
+            "Why did the deploy fail again?",
+            "Is the staging API down?",
+        ] {
+            let c = cand(t, SourceKind::User);
+            let now = c.observed_at.unwrap_or(Datetime {
+                epoch_ms: 0,
+                offset_minutes: 0,
+            });
+            let cls = classify(&c, now, &Policy::default());
+            assert_eq!(cls.kind, CandidateKind::None, "{t}: {:?}", cls.reasons);
+            assert!(cls.signals.no_value.is_some(), "{t}");
+        }
+        // The same shapes with a fact in them are kept.
+        for t in [
+            "我的狗叫豆包，是一只柯基",
+            "My brother Jordan lives in Denver.",
+            "我们公司的报销走飞书审批",
+        ] {
+            assert_eq!(kind(t), CandidateKind::Semantic, "{t}");
+        }
+    }
+
+    #[test]
+    fn progress_lines_are_working() {
+        for (t, source) in [
+            ("正在编译，已完成 3/8 个模块", SourceKind::Tool),
+            ("上传进度 64%，预计剩余 2 分钟", SourceKind::Tool),
+            ("第二步已完成，接下来开始清洗数据", SourceKind::Agent),
+            ("Step 2 of 5 done, next: load", SourceKind::Agent),
+            ("Indexing documents… 1,200 of 5,000 done", SourceKind::Tool),
+        ] {
+            assert_eq!(kind_from(t, source), CandidateKind::Working, "{t}");
+        }
+        // A dated status report is an event, not task state.
+        assert_eq!(
+            kind("Status report for 2026-05-18: the payment outage lasted 40 minutes and was fixed by restarting the gateway."),
+            CandidateKind::Episodic
+        );
+    }
+
+    /// Task scope from structure: a deictic and a task object.
+    #[test]
+    fn deictic_task_scope_is_working() {
+        for t in [
+            "这个会话里先用英文回复",
+            "这个脚本用 Python 3.9 跑",
+            "本次对话不用列参考资料",
+            "当前这个任务里不要动数据库",
+            "for this one script, pin Node 18",
+            "In this session, answer in bullet points",
+            "Make this file use tabs instead of spaces",
+        ] {
+            assert_eq!(kind(t), CandidateKind::Working, "{t}");
+        }
+        // A persistence cue makes it a standing rule; a definition is a fact.
+        assert_ne!(
+            kind("以后这个脚本都用 Python 3.11 跑"),
+            CandidateKind::Working
+        );
+        assert_eq!(kind("这个文件是配置中心的入口"), CandidateKind::Semantic);
+    }
+
+    #[test]
+    fn a_standing_rule_with_a_start_date_is_no_event() {
+        assert_eq!(
+            kind("从 6 月 1 日起，我的周报改成每周五下午发"),
+            CandidateKind::Semantic
+        );
+        assert_ne!(
+            kind("Starting June 1, all expense claims over $200 need a receipt photo."),
+            CandidateKind::Episodic
+        );
     }
 
     #[test]

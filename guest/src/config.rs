@@ -814,7 +814,10 @@ pub static CUES: Cues = Cues {
         ("override of earlier instructions", &[
             "ignore…instructions", "ignore…previous", "ignore…prior", "ignore…above", "ignore…earlier",
             "ignore…and state", "ignore…and say", "ignore…and print", "ignore…and output",
-            "ignore…and respond", "ignore…and answer", "ignore…and instead", "disregard…previous",
+            "ignore…and respond", "ignore…and answer", "ignore…and instead", "ignore…and write",
+            "ignore…and reply", "ignore…and tell", "ignore…and send", "ignore the content",
+            "ignore the webpage", "ignore the web page", "ignore the document", "ignore the resume",
+            "ignore the article", "ignore the text above", "disregard…previous",
             "disregard…prior", "disregard…earlier", "disregard…above", "disregard…instructions",
             "disregard…directives", "disregard…guidance", "disregard…rules", "disregard all",
             "forget…instructions", "forget…previous", "forget everything", "forget all",
@@ -823,7 +826,9 @@ pub static CUES: Cues = Cues {
             "忽略…指示", "忽略…说明", "忽略…规定", "忽略…规则", "忽略…设定", "无视…之前", "无视…前面",
             "无视…以上", "无视…指令", "无视…指示", "无视…规定", "无视…规则", "忘掉…之前", "忘掉…设定",
             "忘掉…指令", "忘记…之前", "忘记…指令", "忘记…设定", "不要理会…之前", "不用理会…之前",
-            "覆盖之前", "推翻…之前", "新的指令",
+            "覆盖之前", "推翻…之前", "新的指令", "ignora…instrucciones", "ignore la", "ignora la",
+            "olvida…instrucciones", "ignorez…instructions", "ignore les", "oubliez…instructions",
+            "ignoriere", "vergiss…anweisungen", "ignora…istruzioni", "تجاهل", "前の指示", "指示を無視",
         ]),
         ("role change", &[
             "you are now a", "you are now an", "you are now the", "you are now in", "you are now my",
@@ -856,7 +861,8 @@ pub static CUES: Cues = Cues {
         ]),
         ("order about the assistant's output", &[
             "in your code", "your code implementation", "in your response", "in your answer",
-            "in your reply", "in your output", "in your summary", "in every response",
+            "in your reply", "in your output", "in your summary", "to your response",
+            "to your answer", "to your reply", "to your output", "in every response",
             "in all responses", "when you summarize", "when you answer", "你的回答", "你的回复",
             "在回答中", "在你的回答", "在你的回复", "你的输出",
         ]),
@@ -887,8 +893,8 @@ pub static CUES: Cues = Cues {
         "one script", "one file",
     ],
     fact_verbs: &[
-        "是", "为", "叫", "姓", "住在", "住", "在…工作", "在…上班", "在…上学", "在…读", "当", "做…的", "有", "养",
-        "喜欢", "爱", "讨厌", "不吃", "不喝", "吃素", "过敏", "习惯", "偏好", "用", "使用", "属于", "负责", "主营",
+        "是", "为", "叫", "姓", "住在", "在…工作", "在…上班", "在…上学", "在…读", "当…的", "做…的", "有", "养",
+        "喜欢", "我爱", "爱吃", "爱喝", "热爱", "讨厌", "不吃", "不喝", "吃素", "过敏", "习惯", "偏好", "用", "使用", "属于", "负责", "主营",
         "支持", "需要", "需", "包含", "依赖", "位于", "来自", "毕业于", "结婚", "年级", "岁", "生日", "擅长", "我的",
         "我们的", "我家", "我们家", "我们公司", "is", "are", "am", "i'm", "has", "have", "uses",
         "use", "runs", "run on", "lives", "live in", "works", "work at", "work as", "work for",
