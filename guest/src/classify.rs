@@ -177,7 +177,7 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
         inferred: trust.inferred,
         injected: carrier
             .as_ref()
-            .and_then(|k| injection::detect(&folded, k, wp)),
+            .and_then(|k| injection::detect(&folded, k, &s.instruction, wp)),
     };
 
     let mut reasons = Vec::new();
