@@ -2,20 +2,28 @@
 //! working or none, with reasons, from deterministic cues (seed 000 §三,
 //! seed 002 §7.6–7.9), in Chinese, English and mixed text:
 //!
-//! 1. instruction-like content from an untrusted source (document, tool) is
-//!    not memory material at all (`none`; the permission gate rejects it);
-//! 2. chit-chat, acknowledgements and filler are `none`;
-//! 3. task-scope cues ("这次", "for now", "this draft") make it `working`,
-//!    unless (for the soft ones, "先别") a procedure or a persistence cue
-//!    outweighs them; traps ("只验证过这一次") do not count;
+//! 1. prompt injection (`injection`): text from an untrusted carrier — a
+//!    document or tool output, or a document, ticket, email or page quoted
+//!    in a message — that addresses the assistant is not memory material
+//!    (`none`; the permission gate rejects it and names the marker family);
+//! 2. acknowledgements, chit-chat, filler and bare questions are `none`;
+//! 3. task scope makes it `working`: task-scope cues ("这次", "for now"),
+//!    a deictic with a task object ("这个会话里", "for this one script"),
+//!    progress and status lines ("3/8 个模块", "Step 2 of 5 done"), a
+//!    request about something at hand; soft cues ("先别") yield to a
+//!    procedure or a persistence cue, traps ("只验证过这一次") do not count;
 //! 4. ordered steps, conditions with directives, guards and recovery
-//!    strategies make it `procedural`;
+//!    strategies make it `procedural`; a rule drawn from one success is a
+//!    procedure under review;
 //! 5. a time anchor ("上周二", "2026-03-31", "two weeks ago") with an
 //!    outcome or a completed action makes it `episodic`; standing-state,
-//!    recurrence and persistence cues argue against (a one-off event is never
-//!    promoted to a general fact, and a standing fact is not an event);
-//! 6. anything else with content is `semantic`; persistence cues ("以后",
-//!    "from now on") mark it stable, deferrals ("以后再说") do not.
+//!    recurrence, persistence cues and the start date of a standing rule
+//!    ("从 6 月 1 日起") argue against;
+//! 6. `semantic` needs positive evidence of a fact — a copula or attribute
+//!    verb, a relation, a preference, a persistence cue or an explicit ask, a
+//!    standing state or habit, a measured value, caller structure. Without
+//!    it the text is `none` and the value gate says why: `semantic` is never
+//!    the fallback.
 //!
 //! A caller's `kind_hint` is validated per kind (SPEC §2) and overruled with
 //! a reason when the text contradicts it. Episodes get their time resolved

@@ -4,7 +4,9 @@
 //!
 //! - `rejected`: a secret or credential (whatever the source), erased
 //!   content (a tombstone), gated personal data without an explicit ask,
-//!   instruction-like content from an untrusted source, a scope the caller
+//!   a prompt injection (text from an untrusted carrier — document, tool
+//!   output, or a document quoted in a message — that addresses the
+//!   assistant; rejected rather than quarantined, see `injection`), a scope the caller
 //!   may not write, the scope's write-rate limit, confidence below the floor,
 //!   or nothing worth keeping;
 //! - `working`: valid only for the current task (kept in task state);
