@@ -139,6 +139,8 @@ struct Scan {
     progress: Option<String>,
     /// How many sentences the text has.
     sentences: usize,
+    /// A setting with its value ("api_url = …", "timeout: 30").
+    key_value: bool,
 }
 
 /// Evidence that a text describes a procedure.
@@ -522,6 +524,7 @@ fn fact_evidence(c: &Candidate, s: &Scan, inferred: bool, signals: &Signals) -> 
         .or_else(|| first(&s.facts, "attribute"))
         .or_else(|| first(&s.relations, "relation"))
         .or_else(|| (s.metrics > 0).then(|| "a measured value".to_string()))
+        .or_else(|| s.key_value.then(|| "a key with its value".to_string()))
         .or_else(|| {
             (c.subject.is_some() || c.predicate.is_some() || c.object.is_some())
                 .then(|| "subject/predicate/object given".to_string())
@@ -983,6 +986,7 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
         preferences: all(ScanList::PreferenceVerbs),
         progress,
         sentences: sentences(f).len(),
+        key_value: key_value(f),
     }
 }
 
@@ -1037,6 +1041,47 @@ fn progress_line(f: &str, words: &[Hit]) -> Option<String> {
         }
     }
     None
+}
+
+/// A setting with its value: an identifier, then `=` (or `:` when the key
+/// looks like code — `_`, `.` or `-` inside — or the value is quoted or a
+/// number), then a value. "apiUrl=…", "max_retries: 3", `"port": 8080`.
+fn key_value(f: &str) -> bool {
+    let b = f.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-');
+    for (i, &c) in b.iter().enumerate() {
+        if c != b'=' && c != b':' {
+            continue;
+        }
+        // The key: identifier bytes before, after optional spaces and a quote.
+        let mut k = i;
+        while k > 0 && matches!(b[k - 1], b' ' | b'"' | b'\'') {
+            k -= 1;
+        }
+        let end = k;
+        while k > 0 && ident(b[k - 1]) {
+            k -= 1;
+        }
+        let key = &b[k..end];
+        if key.len() < 2 || !key.iter().any(u8::is_ascii_alphabetic) {
+            continue;
+        }
+        let rest = &b[i + 1..];
+        if rest.starts_with(b"//") || rest.starts_with(b"=") || (i > 0 && b[i - 1] == b'=') {
+            continue;
+        }
+        let value = rest.iter().position(|v| !matches!(v, b' ' | b'\t'));
+        let Some(v) = value.map(|p| rest[p]) else {
+            continue;
+        };
+        let codeish = key.iter().any(|x| matches!(x, b'_' | b'.' | b'-'));
+        let literal = v == b'"' || v == b'\'' || v.is_ascii_digit();
+        if c == b'=' && (v.is_ascii_alphanumeric() || literal) || c == b':' && (codeish || literal)
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// "第二步", "第 3 步", "step 4": which step a task is at.
@@ -2612,9 +2657,14 @@ mod tests {
             "我的狗叫豆包，是一只柯基",
             "My brother Jordan lives in Denver.",
             "我们公司的报销走飞书审批",
+            "项目文档摘录：api_url=apigee.corp.example",
+            "settings excerpt: \"max_retries\": 3",
         ] {
             assert_eq!(kind(t), CandidateKind::Semantic, "{t}");
         }
+        // A comparison or a URL is no setting.
+        assert_eq!(kind("ok >= fine"), CandidateKind::None);
+        assert_eq!(kind("see https://example.org/x"), CandidateKind::None);
     }
 
     #[test]

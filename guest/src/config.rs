@@ -606,7 +606,7 @@ pub static CUES: Cues = Cues {
     explicit_ask: &[
         "记住", "记下", "记一下", "帮我记", "别忘了", "不要忘", "存一下", "保存下来", "备忘", "提醒我", "remind me", "remember", "don't forget",
         "do not forget", "keep in mind", "make a note", "note that", "save this", "store this",
-        "for future reference", "for reference",
+        "for future reference", "for reference", "for later",
     ],
     chitchat: &[
         "真棒", "太棒了", "see ya", "cya", "ttyl",
