@@ -864,7 +864,20 @@ pub static CUES: Cues = Cues {
             "in your reply", "in your output", "in your summary", "to your response",
             "to your answer", "to your reply", "to your output", "in every response",
             "in all responses", "when you summarize", "when you answer", "你的回答", "你的回复",
-            "在回答中", "在你的回答", "在你的回复", "你的输出",
+            "在回答中", "在你的回答", "在你的回复", "你的输出", "instead, say", "instead say",
+            "instead, respond", "instead respond", "instead, output", "instead, tell",
+            "instead, write",
+        ]),
+        ("orders about how to treat the user", &[
+            "tell the user", "ask the user", "inform the user", "urge the user", "remind the user",
+            "convince the user", "persuade the user", "encourage the user", "direct the user",
+            "instruct the user", "redirect the user", "warn the user", "reply to the user with",
+            "respond to the user with", "when the user asks", "告诉用户", "引导用户", "诱导用户", "让用户点击",
+            "要求用户提供", "回复用户时", "当用户问",
+        ]),
+        ("fake system or role markup", &[
+            "<system", "[system", "system note", "system override", "system message:",
+            "<|im_start|>", "[inst]", "### instruction", "new system prompt", "系统指令：", "系统消息：",
         ]),
         ("words addressed to the assistant", &[
             "note to ai", "note to the ai", "to the ai", "attention ai", "dear ai", "dear assistant",
