@@ -840,6 +840,9 @@ enum ScanList {
 const LISTS: usize = ScanList::PreferenceVerbs as usize + 1;
 
 /// Scan a folded, masked text for every cue family.
+// Kept out of line: called once per candidate, and inlining it only
+// grows the component.
+#[inline(never)]
 fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
     let c = wp.cues;
     let g = wp.wildcard_max_gap_chars;

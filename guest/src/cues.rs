@@ -177,8 +177,13 @@ pub fn find_any(text: &str, cues: &'static [&'static str], max_gap: usize) -> Ve
     let compiled = CompiledCues::of(cues);
     let mut out = Vec::new();
     compiled.scan(text, |a, i| out.extend(a.hit(text, i, max_gap)));
-    out.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+    out.sort_by(by_position);
     out
+}
+
+/// Hits by start, the longer first at the same start.
+pub fn by_position(a: &Hit, b: &Hit) -> std::cmp::Ordering {
+    a.start.cmp(&b.start).then(b.end.cmp(&a.end))
 }
 
 /// `find_any` for several lists in one pass over the text: element `i`
@@ -194,7 +199,9 @@ pub fn find_groups(text: &str, lists: &[CueList], max_gap: usize) -> Vec<Vec<Hit
         }
     });
     for group in &mut out {
-        group.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+        // One comparator function for every hit sort: each distinct
+        // closure would instantiate the (large) stable sort again.
+        group.sort_by(by_position);
     }
     out
 }

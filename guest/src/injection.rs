@@ -22,7 +22,7 @@
 //!   the document) is not salvaged from the same candidate.
 
 use crate::config::{CueList, WritePolicy};
-use crate::cues::{find_any, find_groups, longest, quoted, Hit};
+use crate::cues::{by_position, find_any, find_groups, longest, quoted, Hit};
 
 /// The instruction-like cues of a text (the standing-order family).
 #[derive(Debug, Clone, Default)]
@@ -222,7 +222,7 @@ fn standing_order(order: Instruction) -> Option<Injection> {
         order.directive,
     ]
     .concat();
-    hits.sort_by_key(|h| h.start);
+    hits.sort_by(by_position);
     Some(Injection {
         family: "standing order addressed to the assistant",
         hits,
