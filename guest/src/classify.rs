@@ -141,6 +141,8 @@ struct Scan {
     sentences: usize,
     /// A setting with its value ("api_url = …", "timeout: 30").
     key_value: bool,
+    /// A recurring time ("每周二", "every Monday"): a schedule.
+    schedule: Option<String>,
 }
 
 /// Evidence that a text describes a procedure.
@@ -352,7 +354,8 @@ fn text_kind(
     }
     // "Step 3 of 6 finished", "上传进度 64%", "Indexing documents…": a
     // progress line is task state, unless it is a dated report.
-    if let (Some(p), true) = (&s.progress, s.anchors.is_empty() && c.occurred_at.is_none()) {
+    let undated = s.anchors.is_empty() && c.occurred_at.is_none();
+    if let (Some(p), true) = (&s.progress, undated && s.persist.is_empty()) {
         reasons.push(format!(
             "progress or status line ('{p}'): task state, not a lasting fact or event"
         ));
@@ -519,12 +522,14 @@ fn fact_evidence(c: &Candidate, s: &Scan, inferred: bool, signals: &Signals) -> 
         .or_else(|| first(&s.explicit, "asked to keep"))
         .or_else(|| first(&s.standing, "standing state"))
         .or_else(|| first(&s.recurrence, "habit"))
+        .or_else(|| s.schedule.as_ref().map(|t| format!("schedule '{t}'")))
         .or_else(|| s.predicate.then(|| "a known predicate".to_string()))
         .or_else(|| first(&s.preferences, "preference"))
         .or_else(|| first(&s.facts, "attribute"))
         .or_else(|| first(&s.relations, "relation"))
         .or_else(|| (s.metrics > 0).then(|| "a measured value".to_string()))
         .or_else(|| s.key_value.then(|| "a key with its value".to_string()))
+        .or_else(|| first_anchor(s).map(|a| format!("dated plan or event ('{a}')")))
         .or_else(|| {
             (c.subject.is_some() || c.predicate.is_some() || c.object.is_some())
                 .then(|| "subject/predicate/object given".to_string())
@@ -876,16 +881,20 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
         }
         t
     };
-    // "这回重装驱动就好了", "fixed it this one time": an occasion of the
-    // task-scope kind whose clause reports a success is one success.
+    // "这回重装驱动就好了", "fixed it this one time", "这次清了缓存就登上了，
+    // 以后…": an occasion of the task-scope kind whose clause reports a
+    // success, or (before a persistence cue) a completed action, is one
+    // success, not the task at hand.
     let mut single_success = all(ScanList::SingleSuccess);
     for h in task_all.iter().chain(&task_soft_all) {
         let clause = clause_span(f, h.start);
-        if success
+        let succeeded = success
             .iter()
-            .any(|o| o.start >= clause.0 && o.end <= clause.1)
-            && !single_success.iter().any(|x| x.overlaps(h))
-        {
+            .any(|o| o.start >= clause.0 && o.end <= clause.1);
+        let completed = !persist.is_empty()
+            && persist.iter().all(|p| p.start >= clause.1)
+            && f.get(clause.0..clause.1).is_some_and(has_completed_aspect);
+        if (succeeded || completed) && !single_success.iter().any(|x| x.overlaps(h)) {
             single_success.push(h.clone());
         }
     }
@@ -894,10 +903,10 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
     let task = without(task_all, &task_traps);
     let task_soft = without(without(task_soft_all, &task), &task_traps);
     let chitchat = all(ScanList::Chitchat);
-    let anchors: Vec<Resolved> = timeexpr::find_all(f, observed)
+    // Recurring times ("每周二上午") are a schedule, not an event's time.
+    let (schedule, anchors): (Vec<Resolved>, Vec<Resolved>) = timeexpr::find_all(f, observed)
         .into_iter()
-        .filter(|r| !r.recurring)
-        .collect();
+        .partition(|r| r.recurring);
     let mut standing = all(ScanList::Standing);
     // "从 6 月 1 日起…", "Starting June 1, …": the start of a standing rule,
     // not the time of an event.
@@ -944,7 +953,8 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
     let task_deixis = deictic_task(f, &all(ScanList::TaskDeictics), &all(ScanList::TaskObjects));
     let reactions = all(ScanList::Reactions);
     let facts = without(all(ScanList::FactVerbs), &reactions);
-    let progress = progress_line(f, &all(ScanList::ProgressWords));
+    let immediacy = all(ScanList::Immediacy);
+    let progress = progress_line(f, &all(ScanList::ProgressWords), !immediacy.is_empty());
     Scan {
         persist,
         deferrals,
@@ -972,7 +982,7 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
         metrics: metrics(f),
         request: request(f, wp),
         deixis: all(ScanList::Deixis),
-        immediacy: all(ScanList::Immediacy),
+        immediacy,
         quantifiers: all(ScanList::Quantifiers),
         predicate: c
             .predicates
@@ -990,6 +1000,7 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
         progress,
         sentences: sentences(f).len(),
         key_value: key_value(f),
+        schedule: schedule.into_iter().next().map(|r| r.expression),
     }
 }
 
@@ -1024,15 +1035,16 @@ fn deictic_task(f: &str, deictics: &[Hit], objects: &[Hit]) -> Vec<Hit> {
 
 /// A progress line: a count ("3/8", "400/1,000", "1,200 of 5,000", "step 3
 /// of 6") or a percentage with a progress word in its clause, or a line
-/// that opens with an English "-ing" verb and trails off ("Indexing
-/// documents…"). The cue of the progress word, or the verb.
-fn progress_line(f: &str, words: &[Hit]) -> Option<String> {
+/// that opens with an English "-ing" verb and trails off or says "now"
+/// ("Indexing documents…", "Working on the summary now"). The cue of the
+/// progress word, or the verb.
+fn progress_line(f: &str, words: &[Hit], now: bool) -> Option<String> {
     let trimmed = f.trim();
     let gerund = trimmed
         .split(|ch: char| !ch.is_ascii_alphabetic())
         .next()
         .filter(|w| w.len() > 4 && w.ends_with("ing"))
-        .filter(|_| trimmed.contains('…') || trimmed.contains("..."));
+        .filter(|_| now || trimmed.contains('…') || trimmed.contains("..."));
     if let Some(w) = gerund {
         return Some(w.to_string());
     }
@@ -1044,6 +1056,11 @@ fn progress_line(f: &str, words: &[Hit]) -> Option<String> {
         }
     }
     None
+}
+
+/// The expression of the first time anchor ("下个月", "on May 3").
+fn first_anchor(s: &Scan) -> Option<&str> {
+    s.anchors.first().map(|a| a.expression.as_str())
 }
 
 /// A setting with its value: an identifier, then `=` (or `:` when the key
@@ -1397,6 +1414,9 @@ fn chinese_condition(sentence: &str, wp: &WritePolicy) -> bool {
         .into_iter()
         .chain(find_any(sentence, c.condition_predicate_zh, g))
     {
+        if deadline(sentence, &h) {
+            continue;
+        }
         cond_at = Some(cond_at.map_or(h.end, |x: usize| x.min(h.end)));
     }
     // "发版前都要…": a world-changing verb before 前.
@@ -1459,6 +1479,23 @@ fn chinese_condition(sentence: &str, wp: &WritePolicy) -> bool {
             v.start >= at && lead <= 6 && !narrative_to(v.end)
         });
     directive || action
+}
+
+/// "今晚之前", "周五以前": 之前/以前 right after a time is a deadline for
+/// the task at hand, not a precondition of a rule.
+fn deadline(sentence: &str, h: &Hit) -> bool {
+    if h.cue != "之前" && h.cue != "以前" {
+        return false;
+    }
+    let epoch = Datetime {
+        epoch_ms: 0,
+        offset_minutes: 0,
+    };
+    timeexpr::find_all(sentence, epoch).iter().any(|a| {
+        sentence
+            .get(a.end..h.start)
+            .is_some_and(|gap| gap.trim().is_empty())
+    })
 }
 
 /// The text from the start of `r` to the end of the clause containing byte

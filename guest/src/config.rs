@@ -586,6 +586,8 @@ pub static CUES: Cues = Cues {
         "current batch", "hold off", "don't…yet", "do not…yet", "正在进行", "正在执行", "正在处理",
         "当前步骤", "下一步", "next step", "current step", "next up", "等客户", "等对方",
         "this thread", "this chat", "this channel", "this one", "这个对话里", "本对话", "这轮对话", "retrying",
+        "刚才说的", "刚刚说的", "我刚才", "上一条", "上条消息", "what i just said", "my last message",
+        "my previous message", "i just said", "my earlier note", "my earlier message",
         "in flight", "queued for", "重试中", "处理中", "上传中", "排队中",
     ],
     task_scope_soft: &[
