@@ -2,28 +2,37 @@
 //! working or none, with reasons, from deterministic cues (seed 000 §三,
 //! seed 002 §7.6–7.9), in Chinese, English and mixed text:
 //!
-//! 1. instruction-like content from an untrusted source (document, tool) is
-//!    not memory material at all (`none`; the permission gate rejects it);
-//! 2. chit-chat, acknowledgements and filler are `none`;
-//! 3. task-scope cues ("这次", "for now", "this draft") make it `working`,
-//!    unless (for the soft ones, "先别") a procedure or a persistence cue
-//!    outweighs them; traps ("只验证过这一次") do not count;
+//! 1. prompt injection (`injection`): text from an untrusted carrier — a
+//!    document or tool output, or a document, ticket, email or page quoted
+//!    in a message — that addresses the assistant is not memory material
+//!    (`none`; the permission gate rejects it and names the marker family);
+//! 2. acknowledgements, chit-chat, filler and bare questions are `none`;
+//! 3. task scope makes it `working`: task-scope cues ("这次", "for now"),
+//!    a deictic with a task object ("这个会话里", "for this one script"),
+//!    progress and status lines ("3/8 个模块", "Step 2 of 5 done"), a
+//!    request about something at hand; soft cues ("先别") yield to a
+//!    procedure or a persistence cue, traps ("只验证过这一次") do not count;
 //! 4. ordered steps, conditions with directives, guards and recovery
-//!    strategies make it `procedural`;
+//!    strategies make it `procedural`; a rule drawn from one success is a
+//!    procedure under review;
 //! 5. a time anchor ("上周二", "2026-03-31", "two weeks ago") with an
 //!    outcome or a completed action makes it `episodic`; standing-state,
-//!    recurrence and persistence cues argue against (a one-off event is never
-//!    promoted to a general fact, and a standing fact is not an event);
-//! 6. anything else with content is `semantic`; persistence cues ("以后",
-//!    "from now on") mark it stable, deferrals ("以后再说") do not.
+//!    recurrence, persistence cues and the start date of a standing rule
+//!    ("从 6 月 1 日起") argue against;
+//! 6. `semantic` needs positive evidence of a fact — a copula or attribute
+//!    verb, a relation, a preference, a persistence cue or an explicit ask, a
+//!    standing state or habit, a measured value, caller structure. Without
+//!    it the text is `none` and the value gate says why: `semantic` is never
+//!    the fallback.
 //!
 //! A caller's `kind_hint` is validated per kind (SPEC §2) and overruled with
 //! a reason when the text contradicts it. Episodes get their time resolved
 //! (`timeexpr`), procedures their steps, semantic facts a key.
 
+use crate::config::CueList;
 use crate::config::{Policy, WritePolicy};
-use crate::cues::{find_any, fold, longest, quoted, sentences, without, words, Hit};
-use crate::injection::{self, Instruction};
+use crate::cues::{find_any, find_groups, fold, longest, quoted, sentences, without, words, Hit};
+use crate::injection::{self, Carrier, Injection, Instruction};
 use crate::model::{candidate_kind_name, fnv1a};
 use crate::secrets::{self, Finding};
 use crate::timeexpr::{self, Precision, Resolved};
@@ -72,6 +81,8 @@ pub struct Signals {
     pub persistence: Option<String>,
     /// Was the caller's kind hint overruled?
     pub hint_overruled: bool,
+    /// Why the text carries nothing to keep (the value gate's reason).
+    pub no_value: Option<String>,
 }
 
 /// The cue scan of one text.
@@ -117,6 +128,21 @@ struct Scan {
     /// A date introduced as the time of something ("于 2026-02-03",
     /// "on 2025-11-02", "在 2026-06-09 15:02").
     dated: bool,
+    /// A deictic with a task object ("这个会话", "this script").
+    task_deixis: Vec<Hit>,
+    /// Copulas, attribute, possession and preference verbs (reactions such
+    /// as "that is so" removed): evidence of a fact.
+    facts: Vec<Hit>,
+    relations: Vec<Hit>,
+    preferences: Vec<Hit>,
+    /// A progress or status line: the word or verb that says so.
+    progress: Option<String>,
+    /// How many sentences the text has.
+    sentences: usize,
+    /// A setting with its value ("api_url = …", "timeout: 30").
+    key_value: bool,
+    /// A recurring time ("每周二", "every Monday"): a schedule.
+    schedule: Option<String>,
 }
 
 /// Evidence that a text describes a procedure.
@@ -148,6 +174,23 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
     let s = scan(&folded, observed, wp);
     let trust = policy.source(c.source.kind);
     let untrusted = !trust.may_instruct && !trust.inferred;
+    // Where untrusted text is: the whole of a document or tool output, or
+    // what a speaker quotes (inferences are judged on their own, below).
+    let carrier = if untrusted {
+        Some(Carrier::Source)
+    } else if trust.inferred {
+        None
+    } else {
+        let spans = injection::quoted_spans(&folded, wp);
+        (!spans.is_empty()).then_some(Carrier::Quoted(spans))
+    };
+    let origin = Origin {
+        untrusted,
+        inferred: trust.inferred,
+        injected: carrier
+            .as_ref()
+            .and_then(|k| injection::detect(&folded, k, &s.instruction, wp)),
+    };
 
     let mut reasons = Vec::new();
     let mut signals = Signals {
@@ -172,15 +215,7 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
         ));
     }
 
-    let (text_kind, strong) = text_kind(
-        c,
-        &s,
-        wp,
-        untrusted,
-        trust.inferred,
-        &mut reasons,
-        &mut signals,
-    );
+    let (text_kind, strong) = text_kind(c, &s, wp, &origin, &mut reasons, &mut signals);
     let kind = apply_hint(c, text_kind, strong, &s, wp, &mut reasons, &mut signals);
 
     if kind == CandidateKind::Procedural && untrusted && signals.injection.is_none() {
@@ -191,6 +226,20 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
         reasons.push(why.clone());
         signals.injection = Some(why);
     }
+    // "记住我对花粉过敏，出门前提醒我…": a health condition with an ask is
+    // a fact about the person that needs consent, not an agent procedure.
+    let kind = if kind == CandidateKind::Procedural
+        && !s.explicit.is_empty()
+        && signals.personal.iter().any(|f| f.family == "health")
+    {
+        reasons.push(
+            "health condition with an ask to remember or remind: a personal fact (consent step), not a procedure"
+                .into(),
+        );
+        CandidateKind::Semantic
+    } else {
+        kind
+    };
     if !s.persist.is_empty() && matches!(kind, CandidateKind::Semantic | CandidateKind::Procedural)
     {
         signals.persistence = s.persist.first().map(|h| h.cue.to_string());
@@ -220,24 +269,45 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
     }
 }
 
+/// Where a candidate's text comes from, as the injection rule sees it.
+struct Origin {
+    /// A document or tool output.
+    untrusted: bool,
+    /// A behavioural or agent inference.
+    inferred: bool,
+    /// Carried text that addresses the assistant: the marker family.
+    injected: Option<Injection>,
+}
+
 /// The kind the text alone supports, and whether the evidence is strong
-/// enough to overrule a caller's hint.
-#[allow(clippy::too_many_arguments)]
+/// enough to overrule a caller's hint. (One ordered decision list: each
+/// step returns; splitting it would scatter the order that is its point.)
 fn text_kind(
     c: &Candidate,
     s: &Scan,
     wp: &WritePolicy,
-    untrusted: bool,
-    inferred: bool,
+    origin: &Origin,
     reasons: &mut Vec<String>,
     signals: &mut Signals,
 ) -> (CandidateKind, bool) {
-    // 1. Persistent prompt injection.
-    if s.instruction.is_instruction()
-        && (untrusted || (inferred && !s.instruction.overrides.is_empty()))
-    {
+    // 1. Prompt injection: carried text that addresses the assistant.
+    if let Some(inj) = &origin.injected {
+        let carrier = if origin.untrusted {
+            format!("{} content", crate::model::source_label(c.source.kind))
+        } else {
+            "text quoted in the message".to_string()
+        };
         let why = format!(
-            "instruction-like content ({}) from an untrusted source ({}): never procedural or instruction memory",
+            "prompt injection: {} in {carrier}: rejected, never semantic or procedural memory",
+            inj.describe()
+        );
+        reasons.push(why.clone());
+        signals.injection = Some(why);
+        return (CandidateKind::None, true);
+    }
+    if origin.inferred && s.instruction.is_instruction() && !s.instruction.overrides.is_empty() {
+        let why = format!(
+            "instruction-like content ({}) in an inference ({}): never procedural or instruction memory",
             s.instruction.describe(),
             crate::model::source_label(c.source.kind)
         );
@@ -248,14 +318,18 @@ fn text_kind(
     // 2. Chit-chat and noise.
     let nothing_else = s.task.is_empty() && s.persist.is_empty() && s.procedure.score == 0.0;
     if !s.chitchat.is_empty() && s.residue <= wp.chitchat_max_residue && nothing_else {
-        reasons.push(format!(
-            "chit-chat: {} and nothing to keep",
+        let why = format!(
+            "acknowledgement or chit-chat ({}) and nothing to keep",
             quoted(&s.chitchat)
-        ));
+        );
+        reasons.push(why.clone());
+        signals.no_value = Some(why);
         return (CandidateKind::None, true);
     }
     if s.units < wp.min_content_units {
-        reasons.push("too short to carry information".into());
+        let why = "too short to carry information";
+        reasons.push(why.into());
+        signals.no_value = Some(why.into());
         return (CandidateKind::None, true);
     }
     let epi = event_score(c, s);
@@ -266,6 +340,26 @@ fn text_kind(
             h.cue
         ));
         signals.task_scope = Some(h.cue.to_string());
+        return (CandidateKind::Working, true);
+    }
+    // "这个会话里先用英文", "for this one script": a deictic and a task
+    // object, unless a persistence cue makes it a standing rule.
+    if let (Some(h), true) = (s.task_deixis.first(), s.persist.is_empty()) {
+        reasons.push(format!(
+            "task scope: a deictic with a task object ('{}'): valid only for the current task",
+            h.cue
+        ));
+        signals.task_scope = Some(h.cue.to_string());
+        return (CandidateKind::Working, true);
+    }
+    // "Step 3 of 6 finished", "上传进度 64%", "Indexing documents…": a
+    // progress line is task state, unless it is a dated report.
+    let undated = s.anchors.is_empty() && c.occurred_at.is_none();
+    if let (Some(p), true) = (&s.progress, undated && s.persist.is_empty()) {
+        reasons.push(format!(
+            "progress or status line ('{p}'): task state, not a lasting fact or event"
+        ));
+        signals.task_scope = Some(p.clone());
         return (CandidateKind::Working, true);
     }
     if let Some(h) = s.task_soft.first() {
@@ -283,7 +377,14 @@ fn text_kind(
     }
     // A request about something at hand ("先把这份报告翻成英文", "can you
     // draft the reply before the call"), with nothing that generalises it.
-    if let Some(r) = &s.request {
+    // An agent's "我马上帮你查一下" offers, and a request inside a document
+    // or tool output is the author's, not the user's: only a speaker's
+    // request asks.
+    let request = s
+        .request
+        .as_ref()
+        .filter(|_| !origin.inferred && !origin.untrusted);
+    if let Some(r) = request {
         let at_hand = s.deixis.first().or(s.immediacy.first());
         if let (Some(h), true) = (
             at_hand,
@@ -320,7 +421,13 @@ fn text_kind(
             return (CandidateKind::Working, true);
         }
     }
-    if s.question && nothing_else && s.explicit.is_empty() && s.outcomes.is_empty() {
+    // A question states nothing, whatever it mentions ("这个报错是什么意思？"),
+    // unless other sentences around it do.
+    let bare_question = s.question
+        && s.explicit.is_empty()
+        && ((nothing_else && s.outcomes.is_empty())
+            || (s.sentences == 1 && s.persist.is_empty() && s.task.is_empty()));
+    if bare_question {
         // "Can you check whether the venue is free?": a request for the task
         // at hand, phrased as a question.
         if let Some(r) = &s.request {
@@ -330,7 +437,9 @@ fn text_kind(
             signals.task_scope = Some(r.clone());
             return (CandidateKind::Working, false);
         }
-        reasons.push("a question, not a statement to keep".into());
+        let why = "a bare question: it asks, it states nothing to keep";
+        reasons.push(why.into());
+        signals.no_value = Some(why.into());
         return (CandidateKind::None, false);
     }
     // 4. Procedure.
@@ -389,11 +498,54 @@ fn text_kind(
     } else if anchored {
         why.push("dated, but states a standing fact rather than an event".into());
     }
-    if why.is_empty() {
-        why.push("holds apart from any event".into());
-    }
+    // Positive evidence: without an attribute, preference, relation or ask,
+    // a statement is not a fact to keep ("that is hilarious", "今天好累").
+    let Some(evidence) = fact_evidence(c, s, origin.inferred, signals) else {
+        let why = "no evidence of lasting value: no attribute, preference or relation, no dated outcome, no steps and no ask";
+        reasons.push(why.into());
+        signals.no_value = Some(why.into());
+        return (CandidateKind::None, false);
+    };
+    why.push(evidence);
     reasons.push(format!("fact: {}", why.join("; ")));
     (CandidateKind::Semantic, !s.persist.is_empty())
+}
+
+/// What shows that a statement is a fact worth keeping: a persistence cue
+/// or an explicit ask, a standing state or habit, a known predicate, a
+/// copula or attribute verb, a relation between people, a preference, a
+/// measured value, caller-given structure, detected data, or a hedged
+/// inference ("the user seems to…").
+fn fact_evidence(c: &Candidate, s: &Scan, inferred: bool, signals: &Signals) -> Option<String> {
+    let first = |hits: &[Hit], what: &str| hits.first().map(|h| format!("{what} '{}'", h.cue));
+    first(&s.persist, "persistence")
+        .or_else(|| first(&s.explicit, "asked to keep"))
+        .or_else(|| first(&s.standing, "standing state"))
+        .or_else(|| first(&s.recurrence, "habit"))
+        .or_else(|| s.schedule.as_ref().map(|t| format!("schedule '{t}'")))
+        .or_else(|| s.predicate.then(|| "a known predicate".to_string()))
+        .or_else(|| first(&s.preferences, "preference"))
+        .or_else(|| first(&s.facts, "attribute"))
+        .or_else(|| first(&s.relations, "relation"))
+        .or_else(|| (s.metrics > 0).then(|| "a measured value".to_string()))
+        .or_else(|| s.key_value.then(|| "a key with its value".to_string()))
+        .or_else(|| first_anchor(s).map(|a| format!("dated plan or event ('{a}')")))
+        .or_else(|| {
+            (c.subject.is_some() || c.predicate.is_some() || c.object.is_some())
+                .then(|| "subject/predicate/object given".to_string())
+        })
+        .or_else(|| {
+            (c.kind_hint == Some(CandidateKind::Semantic))
+                .then(|| "the caller states it as a fact (kind hint)".to_string())
+        })
+        .or_else(|| {
+            (!signals.secrets.is_empty() || !signals.personal.is_empty())
+                .then(|| "states a value (detected data)".to_string())
+        })
+        .or_else(|| {
+            (inferred && !s.hedges.is_empty())
+                .then(|| "a hedged inference about the subject".to_string())
+        })
 }
 
 /// (score, has a time anchor, why) of the event reading of a text.
@@ -619,46 +771,148 @@ fn apply_hint(
     }
 }
 
+/// The cue lists `scan` reads from the whole text, in one pass (their
+/// order is the order of `ScanList`).
+fn scan_lists(c: &'static crate::config::Cues) -> [CueList; LISTS] {
+    [
+        c.deferral,
+        c.persistence,
+        c.task_scope_traps,
+        c.success,
+        c.failure,
+        c.task_scope,
+        c.task_scope_soft,
+        c.chitchat,
+        c.standing,
+        c.recurrence,
+        c.event_outcome,
+        c.past_reference,
+        c.explicit_ask,
+        c.single_success,
+        c.multi_evidence,
+        c.risk_lowering,
+        c.hedges,
+        c.deixis,
+        c.immediacy,
+        c.quantifiers,
+        c.occasions,
+        c.reuse,
+        c.task_deictics,
+        c.task_objects,
+        c.fact_verbs,
+        c.relations,
+        c.reactions,
+        c.progress_words,
+        c.rule_start,
+        c.preference_verbs,
+    ]
+}
+
+/// Positions in `scan_lists`.
+#[derive(Clone, Copy)]
+enum ScanList {
+    Deferral,
+    Persistence,
+    TaskTraps,
+    Success,
+    Failure,
+    Task,
+    TaskSoft,
+    Chitchat,
+    Standing,
+    Recurrence,
+    Outcome,
+    PastRef,
+    Explicit,
+    SingleSuccess,
+    MultiEvidence,
+    RiskLowering,
+    Hedges,
+    Deixis,
+    Immediacy,
+    Quantifiers,
+    Occasions,
+    Reuse,
+    TaskDeictics,
+    TaskObjects,
+    FactVerbs,
+    Relations,
+    Reactions,
+    ProgressWords,
+    RuleStart,
+    PreferenceVerbs,
+}
+const LISTS: usize = ScanList::PreferenceVerbs as usize + 1;
+
 /// Scan a folded, masked text for every cue family.
+// Kept out of line: called once per candidate, and inlining it only
+// grows the component.
+#[inline(never)]
 fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
     let c = wp.cues;
     let g = wp.wildcard_max_gap_chars;
-    let all = |list: &'static [&'static str]| longest(find_any(f, list, g));
+    let mut groups = find_groups(f, &scan_lists(c), g);
+    let mut all = |l: ScanList| longest(std::mem::take(&mut groups[l as usize]));
     let deferrals = longest({
-        let mut d = find_any(f, c.deferral, g);
+        // Deferral hits merge with "以后再…" before the longest are kept.
+        let mut d = all(ScanList::Deferral);
         d.extend(open_deferrals(f));
         d.sort_by_key(|h| h.start);
         d
     });
-    let persist = without(all(c.persistence), &deferrals);
-    let task_traps = all(c.task_scope_traps);
-    let outcomes_here: Vec<Hit> = [all(c.success), all(c.failure)].concat();
+    let persist = without(all(ScanList::Persistence), &deferrals);
+    let task_traps = all(ScanList::TaskTraps);
+    let success = all(ScanList::Success);
+    let failure = all(ScanList::Failure);
+    let outcomes_here: Vec<Hit> = [success.clone(), failure.clone()].concat();
+    let task_all = all(ScanList::Task);
+    let task_soft_all = all(ScanList::TaskSoft);
     let task_traps: Vec<Hit> = {
         let mut t = task_traps;
         // "这次是重启 pod 解决的": an occurrence that was resolved, not a task.
-        for h in all(c.task_scope).into_iter().chain(all(c.task_scope_soft)) {
+        for h in task_all.iter().chain(&task_soft_all) {
             let clause = clause_span(f, h.start);
             if outcomes_here
                 .iter()
                 .any(|o| o.start >= clause.0 && o.end <= clause.1)
             {
-                t.push(h);
+                t.push(h.clone());
             }
         }
         t
     };
+    // "这回重装驱动就好了", "fixed it this one time", "这次清了缓存就登上了，
+    // 以后…": an occasion of the task-scope kind whose clause reports a
+    // success, or (before a persistence cue) a completed action, is one
+    // success, not the task at hand.
+    let mut single_success = all(ScanList::SingleSuccess);
+    for h in task_all.iter().chain(&task_soft_all) {
+        let clause = clause_span(f, h.start);
+        let succeeded = success
+            .iter()
+            .any(|o| o.start >= clause.0 && o.end <= clause.1);
+        let completed = !persist.is_empty()
+            && persist.iter().all(|p| p.start >= clause.1)
+            && f.get(clause.0..clause.1).is_some_and(has_completed_aspect);
+        if (succeeded || completed) && !single_success.iter().any(|x| x.overlaps(h)) {
+            single_success.push(h.clone());
+        }
+    }
     // "就这一次" (it worked once) is no "这一次" (this task).
-    let task_traps: Vec<Hit> = [task_traps, all(c.single_success)].concat();
-    let task = without(all(c.task_scope), &task_traps);
-    let task_soft = without(without(all(c.task_scope_soft), &task), &task_traps);
-    let chitchat = all(c.chitchat);
-    let anchors: Vec<Resolved> = timeexpr::find_all(f, observed)
+    let task_traps: Vec<Hit> = [task_traps, single_success.clone()].concat();
+    let task = without(task_all, &task_traps);
+    let task_soft = without(without(task_soft_all, &task), &task_traps);
+    let chitchat = all(ScanList::Chitchat);
+    // Recurring times ("每周二上午") are a schedule, not an event's time.
+    let (schedule, anchors): (Vec<Resolved>, Vec<Resolved>) = timeexpr::find_all(f, observed)
         .into_iter()
-        .filter(|r| !r.recurring)
-        .collect();
-    let standing = all(c.standing);
+        .partition(|r| r.recurring);
+    let mut standing = all(ScanList::Standing);
+    // "从 6 月 1 日起…", "Starting June 1, …": the start of a standing rule,
+    // not the time of an event.
+    standing.extend(rule_starts(f, &anchors, &all(ScanList::RuleStart)));
     // "表现一般" ends its clause: a judgement, not "usually".
-    let recurrence: Vec<Hit> = all(c.recurrence)
+    let recurrence: Vec<Hit> = all(ScanList::Recurrence)
         .into_iter()
         .filter(|h| {
             h.cue.is_ascii()
@@ -667,11 +921,11 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
                     .is_some_and(|ch| !ch.is_ascii_punctuation() && !"，。；！？、".contains(ch))
         })
         .collect();
-    let outcomes: Vec<Hit> = all(c.event_outcome)
+    let outcomes: Vec<Hit> = all(ScanList::Outcome)
         .into_iter()
         .filter(|h| !(h.cue.is_ascii() && adjectival(f, h.start, h.end)))
         .collect();
-    let past_refs = all(c.past_reference);
+    let past_refs = all(ScanList::PastRef);
     let procedure = procedure(f, &deferrals, wp);
     let (residue, units) = residue(f, &chitchat, wp);
     let question = f.trim_end().ends_with(['?', '？']);
@@ -696,13 +950,18 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
                         .is_none_or(|ch| !ch.is_ascii_alphanumeric()))
         })
     });
+    let task_deixis = deictic_task(f, &all(ScanList::TaskDeictics), &all(ScanList::TaskObjects));
+    let reactions = all(ScanList::Reactions);
+    let facts = without(all(ScanList::FactVerbs), &reactions);
+    let immediacy = all(ScanList::Immediacy);
+    let progress = progress_line(f, &all(ScanList::ProgressWords), !immediacy.is_empty());
     Scan {
         persist,
         deferrals,
         task,
         task_soft,
         task_traps,
-        explicit: all(c.explicit_ask),
+        explicit: all(ScanList::Explicit),
         chitchat,
         residue,
         units,
@@ -713,18 +972,18 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
         standing,
         recurrence,
         procedure,
-        single_success: all(c.single_success),
-        multi_evidence: all(c.multi_evidence),
-        risk_lowering: all(c.risk_lowering),
-        hedges: all(c.hedges),
-        failure: all(c.failure),
-        success: all(c.success),
+        single_success,
+        multi_evidence: all(ScanList::MultiEvidence),
+        risk_lowering: all(ScanList::RiskLowering),
+        hedges: all(ScanList::Hedges),
+        failure,
+        success,
         instruction: injection::scan(f, wp),
         metrics: metrics(f),
         request: request(f, wp),
-        deixis: all(c.deixis),
-        immediacy: all(c.immediacy),
-        quantifiers: all(c.quantifiers),
+        deixis: all(ScanList::Deixis),
+        immediacy,
+        quantifiers: all(ScanList::Quantifiers),
         predicate: c
             .predicates
             .iter()
@@ -732,9 +991,174 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
         near_plan,
         dated,
         past_refs,
-        occasions: all(c.occasions),
-        reuse: all(c.reuse),
+        occasions: all(ScanList::Occasions),
+        reuse: all(ScanList::Reuse),
+        task_deixis,
+        facts,
+        relations: all(ScanList::Relations),
+        preferences: all(ScanList::PreferenceVerbs),
+        progress,
+        sentences: sentences(f).len(),
+        key_value: key_value(f),
+        schedule: schedule.into_iter().next().map(|r| r.expression),
     }
+}
+
+/// "这个会话里", "for this one script", "本次对话": a deictic followed
+/// closely (same clause, at most a few characters between) by a task object
+/// — unless the clause defines the object ("这个文件是入口"): that is a fact.
+fn deictic_task(f: &str, deictics: &[Hit], objects: &[Hit]) -> Vec<Hit> {
+    let mut out = Vec::new();
+    for d in deictics {
+        let Some(o) = objects.iter().find(|o| {
+            o.start >= d.end
+                && f.get(d.end..o.start).is_some_and(|gap| {
+                    gap.chars().count() <= 4 && !gap.contains(['，', ',', '。', '；', ';', '\n'])
+                })
+        }) else {
+            continue;
+        };
+        let after = f.get(o.end..).unwrap_or("").trim_start();
+        let defines = ["是", "叫", "为", "is ", "are ", "was ", "has "]
+            .iter()
+            .any(|w| after.starts_with(w));
+        if !defines {
+            out.push(Hit {
+                cue: o.cue,
+                start: d.start,
+                end: o.end,
+            });
+        }
+    }
+    out
+}
+
+/// A progress line: a count ("3/8", "400/1,000", "1,200 of 5,000", "step 3
+/// of 6") or a percentage with a progress word in its clause, or a line
+/// that opens with an English "-ing" verb and trails off or says "now"
+/// ("Indexing documents…", "Working on the summary now"). The cue of the
+/// progress word, or the verb.
+fn progress_line(f: &str, words: &[Hit], now: bool) -> Option<String> {
+    let trimmed = f.trim();
+    let gerund = trimmed
+        .split(|ch: char| !ch.is_ascii_alphabetic())
+        .next()
+        .filter(|w| w.len() > 4 && w.ends_with("ing"))
+        .filter(|_| now || trimmed.contains('…') || trimmed.contains("..."));
+    if let Some(w) = gerund {
+        return Some(w.to_string());
+    }
+    for w in words {
+        let (a, b) = clause_span(f, w.start);
+        let Some(clause) = f.get(a..b) else { continue };
+        if has_count(clause) || clause.contains('%') || has_step_ordinal(clause) {
+            return Some(w.cue.to_string());
+        }
+    }
+    None
+}
+
+/// The expression of the first time anchor ("下个月", "on May 3").
+fn first_anchor(s: &Scan) -> Option<&str> {
+    s.anchors.first().map(|a| a.expression.as_str())
+}
+
+/// A setting with its value: an identifier, then `=` (or `:` when the key
+/// looks like code — `_`, `.` or `-` inside — or the value is quoted or a
+/// number), then a value. "apiUrl=…", "max_retries: 3", `"port": 8080`.
+fn key_value(f: &str) -> bool {
+    let b = f.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-');
+    for (i, &c) in b.iter().enumerate() {
+        if c != b'=' && c != b':' {
+            continue;
+        }
+        // The key: identifier bytes before, after optional spaces and a quote.
+        let mut k = i;
+        while k > 0 && matches!(b[k - 1], b' ' | b'"' | b'\'') {
+            k -= 1;
+        }
+        let end = k;
+        while k > 0 && ident(b[k - 1]) {
+            k -= 1;
+        }
+        let key = &b[k..end];
+        if key.len() < 2 || !key.iter().any(u8::is_ascii_alphabetic) {
+            continue;
+        }
+        let rest = &b[i + 1..];
+        if rest.starts_with(b"//") || rest.starts_with(b"=") || (i > 0 && b[i - 1] == b'=') {
+            continue;
+        }
+        let value = rest.iter().position(|v| !matches!(v, b' ' | b'\t'));
+        let Some(v) = value.map(|p| rest[p]) else {
+            continue;
+        };
+        let codeish = key.iter().any(|x| matches!(x, b'_' | b'.' | b'-'));
+        let literal = v == b'"' || v == b'\'' || v.is_ascii_digit();
+        if c == b'=' && (v.is_ascii_alphanumeric() || literal) || c == b':' && (codeish || literal)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// "第二步", "第 3 步", "step 4": which step a task is at.
+fn has_step_ordinal(clause: &str) -> bool {
+    let zh = clause.match_indices('第').any(|(i, _)| {
+        let rest = clause.get(i + '第'.len_utf8()..).unwrap_or("").trim_start();
+        let mut it = rest
+            .chars()
+            .skip_while(|ch| ch.is_ascii_digit() || "一二三四五六七八九十".contains(*ch));
+        rest.chars()
+            .next()
+            .is_some_and(|ch| ch.is_ascii_digit() || "一二三四五六七八九十".contains(ch))
+            && it.find(|ch| !ch.is_whitespace()) == Some('步')
+    });
+    let en = clause.match_indices("step ").any(|(i, _)| {
+        clause
+            .get(i + 5..)
+            .is_some_and(|r| r.starts_with(|ch: char| ch.is_ascii_digit()))
+    });
+    zh || en
+}
+
+/// "3/8", "400/1,000", "3 of 6": a part of a whole.
+fn has_count(clause: &str) -> bool {
+    let b = clause.as_bytes();
+    let slash = (1..b.len().saturating_sub(1))
+        .any(|i| b[i] == b'/' && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit());
+    let words: Vec<&str> = clause.split_whitespace().collect();
+    let of = words.windows(3).any(|w| {
+        let num = |t: &str| !t.is_empty() && t.chars().all(|ch| ch.is_ascii_digit() || ch == ',');
+        num(w[0]) && w[1] == "of" && num(w[2].trim_end_matches(|ch: char| !ch.is_ascii_digit()))
+    });
+    slash || of
+}
+
+/// Start dates of standing rules: an anchor followed by "起"/"开始" or
+/// preceded by "starting"/"effective"/"as of"/"自".
+fn rule_starts(f: &str, anchors: &[Resolved], starts: &[Hit]) -> Vec<Hit> {
+    let mut out = Vec::new();
+    for a in anchors {
+        let next = starts.iter().find(|h| {
+            h.start >= a.end
+                && f.get(a.end..h.start)
+                    .is_some_and(|gap| gap.trim().chars().count() <= 1)
+                && !h.cue.is_ascii()
+                && !f.get(h.end..).is_some_and(|r| r.starts_with(['飞', '床']))
+        });
+        let prev = starts.iter().find(|h| {
+            h.cue.is_ascii()
+                && h.end <= a.start
+                && f.get(h.end..a.start).is_some_and(|g| g.trim().is_empty())
+        });
+        if let Some(h) = next.or(prev) {
+            out.push(h.clone());
+        }
+    }
+    out
 }
 
 /// The request opening a clause, if any: a request phrase ("帮我",
@@ -990,6 +1414,9 @@ fn chinese_condition(sentence: &str, wp: &WritePolicy) -> bool {
         .into_iter()
         .chain(find_any(sentence, c.condition_predicate_zh, g))
     {
+        if deadline(sentence, &h) {
+            continue;
+        }
         cond_at = Some(cond_at.map_or(h.end, |x: usize| x.min(h.end)));
     }
     // "发版前都要…": a world-changing verb before 前.
@@ -1052,6 +1479,23 @@ fn chinese_condition(sentence: &str, wp: &WritePolicy) -> bool {
             v.start >= at && lead <= 6 && !narrative_to(v.end)
         });
     directive || action
+}
+
+/// "今晚之前", "周五以前": 之前/以前 right after a time is a deadline for
+/// the task at hand, not a precondition of a rule.
+fn deadline(sentence: &str, h: &Hit) -> bool {
+    if h.cue != "之前" && h.cue != "以前" {
+        return false;
+    }
+    let epoch = Datetime {
+        epoch_ms: 0,
+        offset_minutes: 0,
+    };
+    timeexpr::find_all(sentence, epoch).iter().any(|a| {
+        sentence
+            .get(a.end..h.start)
+            .is_some_and(|gap| gap.trim().is_empty())
+    })
 }
 
 /// The text from the start of `r` to the end of the clause containing byte
@@ -2222,6 +2666,97 @@ mod tests {
         ] {
             assert_eq!(kind(t), CandidateKind::None, "{t}");
         }
+    }
+
+    /// Positive evidence: without a fact, event, steps or ask, a statement is
+    /// not memory, and the value gate is told why.
+    #[test]
+    fn no_evidence_no_memory() {
+        for t in [
+            "哈哈哈，这个比喻太形象了",
+            "笑死，真的绷不住了",
+            "没事没事，不着急",
+            "Haha, that is hilarious!",
+            "Oh wow, no way.",
+            "这个配置啥意思？",
+            "那家店几点关门来着？",
+            "Why did the deploy fail again?",
+            "Is the staging API down?",
+        ] {
+            let c = cand(t, SourceKind::User);
+            let now = c.observed_at.unwrap_or(Datetime {
+                epoch_ms: 0,
+                offset_minutes: 0,
+            });
+            let cls = classify(&c, now, &Policy::default());
+            assert_eq!(cls.kind, CandidateKind::None, "{t}: {:?}", cls.reasons);
+            assert!(cls.signals.no_value.is_some(), "{t}");
+        }
+        // The same shapes with a fact in them are kept.
+        for t in [
+            "我的狗叫豆包，是一只柯基",
+            "My brother Jordan lives in Denver.",
+            "我们公司的报销走飞书审批",
+            "项目文档摘录：api_url=apigee.corp.example",
+            "settings excerpt: \"max_retries\": 3",
+        ] {
+            assert_eq!(kind(t), CandidateKind::Semantic, "{t}");
+        }
+        // A comparison or a URL is no setting.
+        assert_eq!(kind("ok >= fine"), CandidateKind::None);
+        assert_eq!(kind("see https://example.org/x"), CandidateKind::None);
+    }
+
+    #[test]
+    fn progress_lines_are_working() {
+        for (t, source) in [
+            ("正在编译，已完成 3/8 个模块", SourceKind::Tool),
+            ("上传进度 64%，预计剩余 2 分钟", SourceKind::Tool),
+            ("第二步已完成，接下来开始清洗数据", SourceKind::Agent),
+            ("Step 2 of 5 done, next: load", SourceKind::Agent),
+            ("Indexing documents… 1,200 of 5,000 done", SourceKind::Tool),
+        ] {
+            assert_eq!(kind_from(t, source), CandidateKind::Working, "{t}");
+        }
+        // A dated status report is an event, not task state.
+        assert_eq!(
+            kind("Status report for 2026-05-18: the payment outage lasted 40 minutes and was fixed by restarting the gateway."),
+            CandidateKind::Episodic
+        );
+    }
+
+    /// Task scope from structure: a deictic and a task object.
+    #[test]
+    fn deictic_task_scope_is_working() {
+        for t in [
+            "这个会话里先用英文回复",
+            "这个脚本用 Python 3.9 跑",
+            "本次对话不用列参考资料",
+            "当前这个任务里不要动数据库",
+            "for this one script, pin Node 18",
+            "In this session, answer in bullet points",
+            "Make this file use tabs instead of spaces",
+        ] {
+            assert_eq!(kind(t), CandidateKind::Working, "{t}");
+        }
+        // A persistence cue makes it a standing rule; a definition is a fact.
+        assert_ne!(
+            kind("以后这个脚本都用 Python 3.11 跑"),
+            CandidateKind::Working
+        );
+        assert_eq!(kind("这个文件是配置中心的入口"), CandidateKind::Semantic);
+    }
+
+    #[test]
+    fn a_standing_rule_with_a_start_date_is_no_event() {
+        assert_eq!(
+            kind("从 6 月 1 日起，我的周报改成每周五下午发"),
+            CandidateKind::Semantic
+        );
+        assert_ne!(
+            kind("Starting June 1, all expense claims over $200 need a receipt photo."),
+            CandidateKind::Episodic
+        );
     }
 
     #[test]

@@ -435,6 +435,30 @@ pub struct Cues {
     pub injection_persistence: CueList,
     /// Directive words ("请", "should").
     pub injection_directive: CueList,
+    /// Marker families of carried text that addresses the assistant
+    /// (`injection`): (family named in the reason, cues), tried in order.
+    pub injection_markers: &'static [(&'static str, CueList)],
+    /// Words that name a carrier in the lead before a colon ("单据内容：",
+    /// "Email body:", "it says:"): what follows is quoted, untrusted text.
+    pub carrier_labels: CueList,
+    /// Deictics that pick out the task at hand ("这个", "本", "this") …
+    pub task_deictics: CueList,
+    /// … when a task object follows them ("会话", "脚本", "session",
+    /// "script"): "这个会话里", "for this one script".
+    pub task_objects: CueList,
+    /// Evidence of a fact: copulas, attribute, possession and preference
+    /// verbs ("是", "住在", "has", "prefers").
+    pub fact_verbs: CueList,
+    /// Relations between people ("女儿", "brother"): a fact about people.
+    pub relations: CueList,
+    /// Reactions to what was just said ("that is so", "是这样"): they use a
+    /// copula but state no fact.
+    pub reactions: CueList,
+    /// A line that reports progress ("完成", "done", "processed") when it
+    /// carries a count ("3/8", "1,200 of 5,000") or a percentage.
+    pub progress_words: CueList,
+    /// A start date of a standing rule ("起", "starting", "effective").
+    pub rule_start: CueList,
     /// Verbs whose step changes the world (procedure steps' side-effect).
     pub side_effect: CueList,
     /// Step-enumeration markers ("①", "第一步").
@@ -556,13 +580,15 @@ pub static CUES: Cues = Cues {
         "this slide", "this deck", "this order", "this batch", "this run", "this session",
         "this conversation", "this sprint", "this meeting", "this call", "today's meeting",
         "today's call", "today's standup", "in this task", "for this task", "current task",
-        "current batch", "hold off", "don't…yet", "do not…yet", "进度：", "正在进行", "正在执行", "正在处理",
-        "progress:", "当前步骤", "下一步", "next step", "current step", "next up", "状态：", "等客户", "等对方",
+        "current batch", "hold off", "don't…yet", "do not…yet", "正在进行", "正在执行", "正在处理",
+        "当前步骤", "下一步", "next step", "current step", "next up", "等客户", "等对方",
         "this thread", "this chat", "this channel", "this one", "这个对话里", "本对话", "这轮对话", "retrying",
+        "刚才说的", "刚刚说的", "我刚才", "上一条", "上条消息", "what i just said", "my last message",
+        "my previous message", "i just said", "my earlier note", "my earlier message",
         "in flight", "queued for", "重试中", "处理中", "上传中", "排队中",
     ],
     task_scope_soft: &[
-        "正在",
+        "正在", "进度：", "progress:", "状态：",
         "hold…until", "pause…until",
         "for this",
         "进度",
@@ -577,9 +603,9 @@ pub static CUES: Cues = Cues {
         "each time",
     ],
     explicit_ask: &[
-        "记住", "记下", "记一下", "帮我记", "别忘了", "不要忘", "存一下", "保存下来", "备忘", "remember", "don't forget",
+        "记住", "记下", "记一下", "帮我记", "别忘了", "不要忘", "存一下", "保存下来", "备忘", "提醒我", "remind me", "remember", "don't forget",
         "do not forget", "keep in mind", "make a note", "note that", "save this", "store this",
-        "for future reference",
+        "for future reference", "for reference", "for later",
     ],
     chitchat: &[
         "真棒", "太棒了", "see ya", "cya", "ttyl",
@@ -782,6 +808,131 @@ pub static CUES: Cues = Cues {
     injection_directive: &[
         "请", "必须", "务必", "一律", "should", "must", "shall", "need to", "make sure", "please",
         "have your",
+    ],
+    injection_markers: &[
+        ("override of earlier instructions", &[
+            "ignore…instructions", "ignore…previous", "ignore…prior", "ignore…above", "ignore…earlier",
+            "ignore…and state", "ignore…and say", "ignore…and print", "ignore…and output",
+            "ignore…and respond", "ignore…and answer", "ignore…and instead", "ignore…and write",
+            "ignore…and reply", "ignore…and tell", "ignore…and send", "ignore the content",
+            "ignore the webpage", "ignore the web page", "ignore the document", "ignore the resume",
+            "ignore the article", "ignore the text above", "disregard…previous",
+            "disregard…prior", "disregard…earlier", "disregard…above", "disregard…instructions",
+            "disregard…directives", "disregard…guidance", "disregard…rules", "disregard all",
+            "forget…instructions", "forget…previous", "forget everything", "forget all",
+            "override…instructions", "new instructions", "updated instructions",
+            "忽略…之前", "忽略…前面", "忽略…以上", "忽略…上面", "忽略…上述", "忽略…所有", "忽略…指令",
+            "忽略…指示", "忽略…说明", "忽略…规定", "忽略…规则", "忽略…设定", "无视…之前", "无视…前面",
+            "无视…以上", "无视…指令", "无视…指示", "无视…规定", "无视…规则", "忘掉…之前", "忘掉…设定",
+            "忘掉…指令", "忘记…之前", "忘记…指令", "忘记…设定", "不要理会…之前", "不用理会…之前",
+            "覆盖之前", "推翻…之前", "新的指令", "ignora…instrucciones", "ignore la", "ignora la",
+            "olvida…instrucciones", "ignorez…instructions", "ignore les", "oubliez…instructions",
+            "ignoriere", "vergiss…anweisungen", "ignora…istruzioni", "تجاهل", "前の指示", "指示を無視",
+        ]),
+        ("role change", &[
+            "you are now a", "you are now an", "you are now the", "you are now in", "you are now my",
+            "you're now a", "you're now the", "you are no longer", "from now on you are",
+            "from now on, you are", "pretend to be", "pretend you are", "roleplay as",
+            "you will act as", "you must act as", "please act as", "your new role",
+            "developer mode", "dan mode", "override mode", "system mode", "admin mode", "god mode",
+            "jailbreak", "do anything now", "你现在是", "你现在的身份", "你的身份是", "从现在起你是",
+            "从现在开始你是", "从现在起，你是", "你将扮演", "请扮演", "你不再是", "开发者模式", "管理员模式",
+            "系统模式",
+        ]),
+        ("request to reveal secrets or the system prompt", &[
+            "system prompt", "hidden prompt", "initial prompt", "your prompt", "your instructions",
+            "your system instructions", "reveal your", "print your", "show me your",
+            "repeat the words above", "repeat everything above", "your secret key", "your secret",
+            "your api key", "系统提示", "提示词", "你的秘密", "你的密钥", "你的秘钥", "秘密钥", "泄露你的",
+            "输出你的", "你的指令",
+        ]),
+        ("request to run code", &[
+            "execute the following", "execute this", "run the following code", "run this code",
+            "run any shell", "run any command", "rm -rf", "| sh", "| bash", "执行以下", "执行下面的",
+            "执行这段", "运行以下代码", "运行下面的代码", "运行这段代码", "执行…代码", "运行…脚本",
+        ]),
+        ("remember claim", &[
+            "remember:", "remember this rule", "memorize", "save this to your memory",
+            "add this to your memory", "update your memory", "store this as", "save the following",
+            "permanent instruction", "standing instruction", "记住：", "记住:", "永久记住", "记住这条",
+            "记下这条", "存入记忆", "写入记忆", "写进记忆", "当成你的", "作为你的…规则", "固定规则", "永久规则",
+            "长期指令",
+        ]),
+        ("order about the assistant's output", &[
+            "in your code", "your code implementation", "in your response", "in your answer",
+            "in your reply", "in your output", "in your summary", "to your response",
+            "to your answer", "to your reply", "to your output", "in every response",
+            "in all responses", "when you summarize", "when you answer", "你的回答", "你的回复",
+            "在回答中", "在你的回答", "在你的回复", "你的输出", "instead, say", "instead say",
+            "instead, respond", "instead respond", "instead, output", "instead, tell",
+            "instead, write",
+        ]),
+        ("orders about how to treat the user", &[
+            "tell the user", "ask the user", "inform the user", "urge the user", "remind the user",
+            "convince the user", "persuade the user", "encourage the user", "direct the user",
+            "instruct the user", "redirect the user", "warn the user", "reply to the user with",
+            "respond to the user with", "when the user asks", "告诉用户", "引导用户", "诱导用户", "让用户点击",
+            "要求用户提供", "回复用户时", "当用户问",
+        ]),
+        ("fake system or role markup", &[
+            "<system", "[system", "system note", "system override", "system message:",
+            "<|im_start|>", "[inst]", "### instruction", "new system prompt", "系统指令：", "系统消息：",
+        ]),
+        ("words addressed to the assistant", &[
+            "note to ai", "note to the ai", "to the ai", "attention ai", "dear ai", "dear assistant",
+            "hi assistant", "hey assistant", "hello assistant", "if you are an ai",
+            "if you're an ai", "ai assistant reading", "ai agents reading", "note to ai agents",
+            "ai 请注意", "ai请注意", "致…ai", "给…助手的", "给智能助手", "给…机器人的",
+        ]),
+    ],
+    carrier_labels: &[
+        "内容", "正文", "原文", "邮件", "工单", "单据", "网页", "文档", "附件", "合同", "条款", "评论", "批注", "截图",
+        "消息", "页面", "帖子", "摘录", "写着", "写道", "一段", "说明书", "email", "e-mail", "mail",
+        "ticket", "doc", "document", "page", "wiki", "message", "text", "body", "excerpt", "snippet",
+        "pasted", "forwarded", "says", "said", "reads", "attachment", "file", "post", "comment",
+        "transcript", "review", "pdf",
+    ],
+    task_deictics: &[
+        "这个", "这份", "这篇", "这张", "这封", "这条", "这段", "这轮", "这次", "这一", "本次", "本轮", "本", "当前",
+        "此次", "this", "the current", "current",
+    ],
+    task_objects: &[
+        "脚本", "文件", "会话", "对话", "聊天", "任务", "pr", "页面", "稿子", "草稿", "周报", "日报", "报告",
+        "邮件", "回复", "表格", "函数", "分支", "幻灯片", "ppt", "工单", "段落", "script", "file",
+        "session", "conversation", "chat", "thread", "turn", "task", "pull request", "page",
+        "draft", "doc", "deck", "slide", "email", "reply", "message", "ticket", "branch",
+        "function", "query", "notebook", "paragraph", "section", "report", "spreadsheet", "sheet",
+        "one script", "one file",
+    ],
+    fact_verbs: &[
+        "是", "为", "叫", "姓", "住在", "在…工作", "在…上班", "在…上学", "在…读", "当…的", "做…的", "有", "养",
+        "喜欢", "我爱", "爱吃", "爱喝", "热爱", "讨厌", "不吃", "不喝", "吃素", "过敏", "习惯", "偏好", "用", "使用", "属于", "负责", "主营",
+        "支持", "需要", "需", "包含", "依赖", "位于", "来自", "毕业于", "结婚", "年级", "岁", "生日", "擅长", "我的",
+        "我们的", "我家", "我们家", "我们公司", "is", "are", "am", "i'm", "has", "have", "uses",
+        "use", "runs", "run on", "lives", "live in", "works", "work at", "work as", "work for",
+        "play", "plays", "own", "owns", "prefer", "prefers", "i like", "we like", "likes", "love", "loves",
+        "hate", "hates", "dislike", "allergic", "based", "born", "studied", "married", "belongs",
+        "supports", "depends", "requires", "need", "needs", "includes", "located", "speak",
+        "speaks",
+    ],
+    relations: &[
+        "女儿", "儿子", "老公", "老婆", "妈妈", "爸爸", "父母", "母亲", "父亲", "外婆", "奶奶", "爷爷", "姐姐", "哥哥", "弟弟",
+        "妹妹", "朋友", "室友", "同事", "老板", "男朋友", "女朋友", "妻子", "丈夫", "孩子", "wife", "husband",
+        "partner", "son", "daughter", "mom", "dad", "mother", "father", "brother", "sister",
+        "friend", "roommate", "colleague", "boss", "kids", "girlfriend", "boyfriend",
+    ],
+    reactions: &[
+        "that is", "that's", "that was", "this is so", "it is so", "it's so", "you are so",
+        "you're so", "is so", "是这样", "是这么", "是啊", "是的", "是吗", "不是吧", "真是", "也是这么",
+    ],
+    progress_words: &[
+        "完成", "已处理", "处理", "进度", "上传", "下载", "剩余", "模块", "步", "done", "complete", "completed",
+        "finished", "processed", "indexed", "uploaded", "downloaded", "remaining", "progress",
+        "eta", "steps", "step",
+    ],
+    rule_start: &[
+        "起", "开始", "起生效", "生效", "starting", "effective", "as of", "beginning", "onwards",
+        "onward",
     ],
     side_effect: &[
         "部署", "发布", "上线", "删除", "退款", "付款", "转账", "提交", "执行", "重启", "终止", "杀掉", "迁移", "回滚", "作废",
