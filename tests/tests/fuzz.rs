@@ -705,7 +705,7 @@ fn every_export_survives_random_and_mutated_input() {
         }
     }
     let mut common: Vec<_> = reasons.into_iter().collect();
-    common.sort_by(|a, b| b.1.cmp(&a.1));
+    common.sort_by_key(|c| std::cmp::Reverse(c.1));
     for (shape, n) in common.iter().take(20) {
         eprintln!("  refused {n:>5}×  {shape}");
     }
@@ -795,7 +795,7 @@ fn extreme_sizes_answer_or_refuse_without_a_trap() {
             })
         })
         .collect();
-    let steps: Vec<(&str, Box<dyn FnOnce(&mut Engram) -> Outcome>)> = vec![
+    let steps: Vec<(&str, Step)> = vec![
         (
             "empty remember",
             Box::new(|e| outcome(e.remember(principal("tenant-a"), vec![]), "empty")),
@@ -861,6 +861,9 @@ fn extreme_sizes_answer_or_refuse_without_a_trap() {
         check_case(&db, &a, label, &out, &before, &before_foreign, label);
     }
 }
+
+/// One call of `extreme_sizes_answer_or_refuse_without_a_trap`.
+type Step = Box<dyn FnOnce(&mut Engram) -> Outcome>;
 
 fn pack_template() -> w::PackRequest {
     w::PackRequest {
