@@ -45,11 +45,16 @@ impl Rng {
     }
 }
 
+/// A number from the environment, decimal or `0x` hexadecimal.
 fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+    let Ok(v) = std::env::var(name) else {
+        return default;
+    };
+    let parsed = match v.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => v.parse(),
+    };
+    parsed.unwrap_or_else(|_| panic!("{name}={v:?} is not a number"))
 }
 
 // ---------------------------------------------------------------- generators
