@@ -730,7 +730,7 @@ fn every_export_survives_random_and_mutated_input() {
 
 /// Sizes at the edges, once each: empty input, a 1 MB text, thousands of
 /// items. Each call answers (or refuses) without a trap, and the store
-/// stays sound.
+/// stays sound. (Long because it is a table of ten inputs, one per line.)
 #[test]
 fn extreme_sizes_answer_or_refuse_without_a_trap() {
     let (db, mut e) = open_fuzz_db("fuzz-extreme");
