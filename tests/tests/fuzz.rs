@@ -45,11 +45,16 @@ impl Rng {
     }
 }
 
+/// A number from the environment, decimal or `0x` hexadecimal.
 fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+    let Ok(v) = std::env::var(name) else {
+        return default;
+    };
+    let parsed = match v.strip_prefix("0x") {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => v.parse(),
+    };
+    parsed.unwrap_or_else(|_| panic!("{name}={v:?} is not a number"))
 }
 
 // ---------------------------------------------------------------- generators
@@ -705,7 +710,7 @@ fn every_export_survives_random_and_mutated_input() {
         }
     }
     let mut common: Vec<_> = reasons.into_iter().collect();
-    common.sort_by(|a, b| b.1.cmp(&a.1));
+    common.sort_by_key(|c| std::cmp::Reverse(c.1));
     for (shape, n) in common.iter().take(20) {
         eprintln!("  refused {n:>5}×  {shape}");
     }
@@ -725,7 +730,7 @@ fn every_export_survives_random_and_mutated_input() {
 
 /// Sizes at the edges, once each: empty input, a 1 MB text, thousands of
 /// items. Each call answers (or refuses) without a trap, and the store
-/// stays sound.
+/// stays sound. (Long because it is a table of ten inputs, one per line.)
 #[test]
 fn extreme_sizes_answer_or_refuse_without_a_trap() {
     let (db, mut e) = open_fuzz_db("fuzz-extreme");
@@ -795,7 +800,7 @@ fn extreme_sizes_answer_or_refuse_without_a_trap() {
             })
         })
         .collect();
-    let steps: Vec<(&str, Box<dyn FnOnce(&mut Engram) -> Outcome>)> = vec![
+    let steps: Vec<(&str, Step)> = vec![
         (
             "empty remember",
             Box::new(|e| outcome(e.remember(principal("tenant-a"), vec![]), "empty")),
@@ -861,6 +866,9 @@ fn extreme_sizes_answer_or_refuse_without_a_trap() {
         check_case(&db, &a, label, &out, &before, &before_foreign, label);
     }
 }
+
+/// One call of `extreme_sizes_answer_or_refuse_without_a_trap`.
+type Step = Box<dyn FnOnce(&mut Engram) -> Outcome>;
 
 fn pack_template() -> w::PackRequest {
     w::PackRequest {

@@ -158,7 +158,8 @@ fn loop_forever() -> Vec<String> {
     }
 }
 
-/// Run one attack; `Ok` carries what the store handed over.
+/// Run one attack; `Ok` carries what the store handed over. (One match
+/// arm per attack, so the list of attacks reads in one place.)
 fn attack(c: &Candidate) -> Result<Vec<String>, StoreError> {
     let foreign = scope_of(&arg(c, "tenant"), None);
     let own = scope_of(&c.scope.tenant, c.scope.user.clone());
