@@ -37,6 +37,13 @@ fn remember(db: &str, lines_in: &[String]) -> Vec<Value> {
     lines(&out)
 }
 
+/// The fixtures must really be stored, or erasing them proves nothing.
+fn assert_stored(decisions: &[Value]) {
+    for d in decisions {
+        assert_eq!(d["disposition"], "active", "fixture not stored: {d}");
+    }
+}
+
 fn candidate(text: &str, source_ref: &str) -> String {
     serde_json::json!({
         "text": text,
@@ -53,13 +60,14 @@ const KEPT: &str = "Ingrid prefers the window seat on long flights";
 fn forget_by_text_leaves_the_fragment_in_no_file() {
     let db = temp_db("erase-text");
     let secret_ish = "Quillon Ashgrove moved to Ulaanbaatar";
-    remember(
+    let decisions = remember(
         &db,
         &[
             candidate(&format!("{secret_ish} last spring."), "evt-text-1"),
             candidate(KEPT, "evt-kept"),
         ],
     );
+    assert_stored(&decisions);
     assert!(
         !files_holding(&db, "Quillon Ashgrove").is_empty(),
         "the fixture must be stored before it is forgotten"
@@ -135,13 +143,14 @@ fn forget_by_id_erases_every_revision_and_by_source_every_memory_of_it() {
 #[test]
 fn an_interrupted_erasure_is_finished_by_the_next_open() {
     let db = temp_db("erase-interrupted");
-    remember(
+    let decisions = remember(
         &db,
         &[
-            candidate("Dorrit Halvane keeps bees in Tromsø.", "evt-crash-1"),
+            candidate("Dorrit Halvane lives in Tromsø.", "evt-crash-1"),
             candidate(KEPT, "evt-kept"),
         ],
     );
+    assert_stored(&decisions);
 
     // A reader holding an old snapshot keeps the checkpoint from completing.
     let reader = rusqlite::Connection::open(&db).expect("open reader");
