@@ -454,6 +454,8 @@ pub struct Cues {
     pub secret_placeholders: CueList,
     /// Keywords that anchor a payment card or bank account number.
     pub card_keywords: CueList,
+    /// Keywords that anchor a bank account number (shorter than a card).
+    pub bank_account_keywords: CueList,
     /// Keywords that anchor a phone number.
     pub phone_keywords: CueList,
     /// Keywords that anchor a national ID number.
@@ -847,8 +849,16 @@ pub static CUES: Cues = Cues {
     phone_keywords: &[
         "电话", "手机", "手机号", "联系方式", "phone", "mobile", "tel", "cell", "whatsapp",
     ],
+    bank_account_keywords: &[
+        "account number", "account no", "bank account", "acct", "routing number", "银行账号", "银行账户",
+        "账户号", "收款账号", "konto",
+    ],
     id_keywords: &[
-        "身份证", "身份证号", "id card", "national id", "ssn", "social security",
+        "身份证", "身份证号", "证件号", "id card", "national id", "ssn", "social security", "social insurance",
+        "sin", "aadhaar", "aadhar", "pesel", "tax file number", "tfn", "steuer-id", "steuer id",
+        "steueridentifikationsnummer", "identifikationsnummer", "personnummer", "henkilötunnus", "hetu",
+        "nric", "national insurance", "nino", "codice fiscale", "dni", "nif", "resident registration",
+        "주민등록번호", "tax id", "taxpayer", "itin", "社保号", "社会保障号",
     ],
     passport_keywords: &[
         "驾照", "驾驶证", "driver licence", "driver's licence", "driver license", "driver's license", "driving licence", "licence number", "license number",

@@ -1,0 +1,493 @@
+//! Sensitive personal data: national identifiers (by format and check
+//! digit, see `checksums`), payment cards, bank accounts, phone and
+//! passport numbers, health conditions, e-mail addresses.
+
+use super::checksums as ck;
+use super::{b, dedup, finding, is_alnum, keyword_hits, run, Finding};
+use crate::config::WritePolicy;
+use crate::cues::{find_any, fold};
+
+/// Sensitive personal data in `text`.
+pub fn find_personal_with(text: &str, wp: &WritePolicy) -> Vec<Finding> {
+    let folded = fold(text);
+    let mut out = Vec::new();
+    numbers(text, &folded, wp, &mut out);
+    alnum_ids(text, &mut out);
+    passports(text, &folded, wp, &mut out);
+    // One health finding is enough to gate; report the first.
+    if let Some(h) = find_any(&folded, wp.cues.health, wp.wildcard_max_gap_chars).first() {
+        out.push(Finding {
+            family: "health",
+            label: "health condition",
+            hint: format!("'{}'", h.cue),
+            start: h.start,
+            end: h.end,
+        });
+    }
+    emails(text, &mut out);
+    dedup(out)
+}
+
+/// A run of digits, optionally grouped by single spaces, dashes or dots
+/// ("6217 0012 3456", "138-1234-5678", "512.44.7302"), with an optional
+/// final X (Chinese resident IDs).
+struct DigitRun {
+    start: usize,
+    end: usize,
+    digits: String,
+    /// Lengths of the groups, in order ([3, 2, 4] for "078-05-1120").
+    groups: Vec<usize>,
+    /// The separator, when every group is split by the same one.
+    sep: Option<u8>,
+    /// Groups split by dots: only the dotted SSN shape reads as an ID
+    /// (versions, IP addresses and dates use dots too).
+    dotted: bool,
+}
+
+impl DigitRun {
+    fn shape(&self, groups: &[usize]) -> bool {
+        self.groups == groups
+    }
+}
+
+/// Digit runs in `text`, in one pass.
+fn digit_runs(text: &str) -> Vec<DigitRun> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        let starts = b(text, i).is_some_and(|c| c.is_ascii_digit())
+            && (i == 0
+                || !b(text, i - 1)
+                    .is_some_and(|p| p.is_ascii_alphanumeric() || p == b'.' || p == b','));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let mut run = DigitRun {
+            start: i,
+            end: i,
+            digits: String::new(),
+            groups: vec![0],
+            sep: None,
+            dotted: false,
+        };
+        let mut seps: Vec<u8> = Vec::new();
+        let mut j = i;
+        loop {
+            match b(text, j) {
+                Some(d) if d.is_ascii_digit() => {
+                    run.digits.push(d as char);
+                    if let Some(g) = run.groups.last_mut() {
+                        *g += 1;
+                    }
+                    j += 1;
+                }
+                Some(s @ (b' ' | b'-' | b'.'))
+                    if b(text, j + 1).is_some_and(|d| d.is_ascii_digit()) =>
+                {
+                    seps.push(s);
+                    run.groups.push(0);
+                    j += 1;
+                }
+                Some(b'x' | b'X') if run.digits.len() == 17 => {
+                    run.digits.push('X');
+                    j += 1;
+                    break;
+                }
+                _ => break,
+            }
+        }
+        run.end = j;
+        run.dotted = seps.contains(&b'.');
+        run.sep = seps
+            .first()
+            .copied()
+            .filter(|s| seps.iter().all(|x| x == s));
+        // A decimal or a thousands group continues a number: not an identifier.
+        let continues = matches!(b(text, j), Some(b'.' | b','))
+            && b(text, j + 1).is_some_and(|d| d.is_ascii_digit());
+        if !is_alnum(b(text, j)) && !continues {
+            out.push(run);
+        }
+        i = j.max(i + 1);
+    }
+    out
+}
+
+/// Is one of `keywords` within `window` characters before byte `at`?
+fn keyword_before(
+    folded: &str,
+    at: usize,
+    keywords: &'static [&'static str],
+    window: usize,
+) -> Option<&'static str> {
+    let before = folded.get(..at)?;
+    let start = before
+        .char_indices()
+        .rev()
+        .nth(window.saturating_sub(1))
+        .map(|(i, _)| i)
+        .unwrap_or(0);
+    let near = before.get(start..)?;
+    keywords.iter().copied().find(|k| {
+        near.match_indices(k).any(|(i, _)| {
+            let e = i + k.len();
+            let letter = |j: usize| near.as_bytes().get(j).is_some_and(u8::is_ascii_alphabetic);
+            !k.bytes().all(|c| c.is_ascii_alphabetic())
+                || ((i == 0 || !letter(i.wrapping_sub(1))) && !letter(e))
+        })
+    })
+}
+
+/// The national identifier a digit run is, by its grouping and check digit:
+/// a scheme name. Weak checks (one chance in ten or eleven) need the
+/// scheme's usual grouping; strong formats (dated, dashed) stand alone.
+fn digit_id(r: &DigitRun) -> Option<&'static str> {
+    let d = r.digits.as_str();
+    let n = d.len();
+    let dash = r.sep == Some(b'-');
+    let compact = r.groups.len() == 1;
+    if r.dotted {
+        return (r.shape(&[3, 2, 4]) && ck::us_ssn(d)).then_some("US SSN");
+    }
+    // Chinese mobile numbers share the 11-digit length with PESEL and
+    // Steuer-ID; they are found as phone numbers.
+    let cn_mobile = n == 11 && d.starts_with('1') && matches!(d.as_bytes()[1], b'3'..=b'9');
+    match n {
+        18 if ck::cn_resident_id(d) => Some("Chinese resident ID"),
+        9 if r.shape(&[3, 2, 4]) && ck::us_ssn(d) => Some("US SSN"),
+        12 if r.shape(&[4, 4, 4]) && ck::aadhaar(d) => Some("Aadhaar"),
+        9 if r.shape(&[3, 3, 3]) && ck::ca_sin(d) => Some("Canadian SIN"),
+        9 if r.shape(&[3, 3, 3]) && ck::au_tfn(d) => Some("Australian TFN"),
+        13 if dash && r.shape(&[6, 7]) && ck::kr_rrn(d, false) => Some("Korean RRN"),
+        13 if compact && ck::kr_rrn(d, true) => Some("Korean RRN"),
+        10 if r.shape(&[6, 4]) && ck::se_personnummer(d) => Some("Swedish personnummer"),
+        12 if r.shape(&[8, 4]) && ck::se_personnummer(&d[2..]) => Some("Swedish personnummer"),
+        11 if compact && !cn_mobile && ck::pesel(d) => Some("PESEL"),
+        11 if compact && !cn_mobile && ck::de_steuer_id(d) => Some("Steuer-ID"),
+        _ => None,
+    }
+}
+
+/// With an ID keyword before it, the scheme a compact number fits, if
+/// any (these checks alone would match one number in ten).
+fn keyed_digit_id(d: &str) -> Option<&'static str> {
+    match d.len() {
+        12 if ck::aadhaar(d) => Some("Aadhaar"),
+        9 if ck::ca_sin(d) => Some("Canadian SIN"),
+        8 | 9 if ck::au_tfn(d) => Some("Australian TFN"),
+        10 if ck::se_personnummer(d) => Some("Swedish personnummer"),
+        9 if ck::us_ssn(d) => Some("US SSN"),
+        _ => None,
+    }
+}
+
+/// ID numbers, card numbers, bank account numbers and phone numbers.
+fn numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
+    let cues = wp.cues;
+    let w = wp.keyword_window_chars;
+    for r in digit_runs(text) {
+        let (s, e, d) = (r.start, r.end, r.digits.as_str());
+        let n = d.len();
+        let plus = s > 0 && b(text, s - 1) == Some(b'+');
+        let id_kw = keyword_before(folded, s, cues.id_keywords, w);
+        let card_kw = keyword_before(folded, s, cues.card_keywords, w);
+        let account_kw = keyword_before(folded, s, cues.bank_account_keywords, w);
+        let phone_kw = keyword_before(folded, s, cues.phone_keywords, w);
+        let id = |hint: String| finding("national-id", "national ID number", hint, s, e);
+        if let Some(scheme) = digit_id(&r) {
+            out.push(id(format!("{scheme}, format and check digit valid")));
+        } else if r.dotted {
+            continue;
+        } else if let (Some(k), Some(scheme)) = (id_kw, keyed_digit_id(d)) {
+            out.push(id(format!("{scheme} after '{k}'")));
+        } else if let (Some(k), true) = (id_kw, (8..=18).contains(&n)) {
+            out.push(id(format!("after '{k}'")));
+        } else if (12..=19).contains(&n) && ck::card(d) {
+            out.push(finding(
+                "payment-card",
+                "payment card number",
+                "issuer prefix and Luhn valid".into(),
+                s,
+                e,
+            ));
+        } else if let (Some(k), true) = (card_kw, (12..=19).contains(&n)) {
+            out.push(finding(
+                "payment-card",
+                "bank card or account number",
+                format!("after '{k}'"),
+                s,
+                e,
+            ));
+        } else if let (Some(k), true) = (account_kw, (6..=19).contains(&n)) {
+            out.push(finding(
+                "bank-account",
+                "bank account number",
+                format!("after '{k}'"),
+                s,
+                e,
+            ));
+        } else if (n == 11 && d.starts_with('1') && matches!(d.as_bytes()[1], b'3'..=b'9'))
+            || (n == 13 && d.starts_with("861") && matches!(d.as_bytes()[3], b'3'..=b'9'))
+            || (plus && (8..=15).contains(&n))
+        {
+            out.push(finding(
+                "phone-number",
+                "phone number",
+                "mobile format".into(),
+                if plus { s - 1 } else { s },
+                e,
+            ));
+        } else if let (Some(k), true) = (phone_kw, (7..=15).contains(&n)) {
+            out.push(finding(
+                "phone-number",
+                "phone number",
+                format!("after '{k}'"),
+                s,
+                e,
+            ));
+        }
+    }
+}
+
+/// Identifiers with letters, found word by word: IBAN (possibly in groups
+/// of four), UK NINO (possibly spaced), Singapore NRIC/FIN, Italian codice
+/// fiscale, Spanish NIF/NIE, Finnish HETU. Each by format and check.
+fn alnum_ids(text: &str, out: &mut Vec<Finding>) {
+    let words = ascii_words(text);
+    for (k, &(s, e)) in words.iter().enumerate() {
+        let w = &text[s..e];
+        let upper = w.to_ascii_uppercase();
+        let found = match upper.len() {
+            9 if ck::sg_nric(&upper) => Some(("Singapore NRIC/FIN", e)),
+            9 if ck::es_nif(&upper) && w.bytes().any(|c| c.is_ascii_digit()) => {
+                Some(("Spanish NIF/NIE", e))
+            }
+            9 if ck::uk_nino(&upper) => Some(("UK National Insurance number", e)),
+            16 if ck::it_codice_fiscale(&upper) => Some(("Italian codice fiscale", e)),
+            _ => None,
+        }
+        .or_else(|| grouped_iban(text, &words[k..]).map(|end| ("IBAN", end)))
+        .or_else(|| spaced_nino(text, &words[k..]).map(|end| ("UK National Insurance number", end)))
+        .or_else(|| hetu_at(text, s).map(|end| ("Finnish HETU", end)));
+        if let Some((scheme, end)) = found {
+            let (family, label) = if scheme == "IBAN" {
+                ("bank-account", "bank account number (IBAN)")
+            } else {
+                ("national-id", "national ID number")
+            };
+            out.push(finding(
+                family,
+                label,
+                format!("{scheme}, format and check valid"),
+                s,
+                end,
+            ));
+        }
+    }
+}
+
+/// Maximal runs of ASCII letters and digits: (start, end).
+fn ascii_words(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        if is_alnum(b(text, i)) {
+            let e = run(text, i, |c| c.is_ascii_alphanumeric());
+            out.push((i, e));
+            i = e;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Words joined by single spaces, from the first, while `keep` accepts the
+/// joined text so far: the end of each accepted prefix, and its text.
+fn joined(text: &str, words: &[(usize, usize)], max: usize) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut compact = String::new();
+    let mut prev_end = None;
+    for &(s, e) in words.iter().take(max) {
+        if prev_end.is_some_and(|p: usize| s != p + 1 || b(text, p) != Some(b' ')) {
+            break;
+        }
+        compact.push_str(&text[s..e].to_ascii_uppercase());
+        out.push((e, compact.clone()));
+        prev_end = Some(e);
+    }
+    out
+}
+
+/// An IBAN starting at the first word, compact or in groups.
+fn grouped_iban(text: &str, words: &[(usize, usize)]) -> Option<usize> {
+    let &(s, e) = words.first()?;
+    let head = text.get(s..e)?.as_bytes();
+    let country_ok = head.len() >= 4
+        && head[..2].iter().all(u8::is_ascii_uppercase)
+        && head[2..4].iter().all(u8::is_ascii_digit);
+    if !country_ok {
+        return None;
+    }
+    let want = ck::iban_length(text.get(s..s + 2)?)?;
+    joined(text, words, 9)
+        .into_iter()
+        .find(|(_, c)| c.len() == want && ck::iban(c))
+        .map(|(end, _)| end)
+}
+
+/// A NINO written in groups ("AB 12 34 56 C").
+fn spaced_nino(text: &str, words: &[(usize, usize)]) -> Option<usize> {
+    let &(s, e) = words.first()?;
+    if e - s != 2 {
+        return None;
+    }
+    joined(text, words, 5)
+        .into_iter()
+        .find(|(_, c)| c.len() == 9 && ck::uk_nino(c))
+        .map(|(end, _)| end)
+}
+
+/// A Finnish HETU starting at `s` ("170390-427C"): its end.
+fn hetu_at(text: &str, s: usize) -> Option<usize> {
+    let e = s + 11;
+    let v = text.get(s..e)?;
+    (ck::fi_hetu(&v.to_ascii_uppercase()) && !is_alnum(b(text, e))).then_some(e)
+}
+
+/// Passport numbers after a passport keyword.
+fn passports(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
+    for h in keyword_hits(folded, wp.cues.passport_keywords) {
+        let limit = text.len().min(h.end + wp.keyword_window_chars * 3);
+        let mut i = h.end;
+        while i < limit {
+            if !is_alnum(b(text, i)) || (i > 0 && is_alnum(b(text, i - 1))) {
+                i += 1;
+                continue;
+            }
+            // Licence numbers come in hyphenated groups ("D1234-56789-01");
+            // a date ("2026-09-10") is no document number.
+            let mut e = run(text, i, |c| c.is_ascii_alphanumeric() || c == b'-');
+            while e > i && b(text, e - 1) == Some(b'-') {
+                e -= 1;
+            }
+            let v = text.get(i..e).unwrap_or("");
+            let digits = v.bytes().filter(u8::is_ascii_digit).count();
+            let groups: Vec<usize> = v.split('-').map(str::len).collect();
+            let date_like = groups == [4, 2, 2] || groups == [4, 2];
+            let fits = if groups.len() > 1 {
+                v.len() <= 24 && !date_like
+            } else {
+                (6..=10).contains(&v.len())
+            };
+            if fits && digits >= 6 {
+                out.push(finding(
+                    "passport-number",
+                    "passport number",
+                    "after 'passport'".into(),
+                    i,
+                    e,
+                ));
+                break;
+            }
+            i = e;
+        }
+    }
+}
+
+/// E-mail addresses (personal, not gated).
+fn emails(text: &str, out: &mut Vec<Finding>) {
+    for (i, _) in text.match_indices('@') {
+        let mut s = i;
+        while s > 0
+            && b(text, s - 1).is_some_and(|c| {
+                c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'%' | b'+' | b'-')
+            })
+        {
+            s -= 1;
+        }
+        let e = run(text, i + 1, |c| {
+            c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-')
+        });
+        let domain = text.get(i + 1..e).unwrap_or("").trim_end_matches('.');
+        let in_url = s > 0 && matches!(b(text, s - 1), Some(b':' | b'/'));
+        if s < i && !in_url && domain.contains('.') && !domain.starts_with('.') {
+            out.push(finding(
+                "email-address",
+                "e-mail address",
+                String::new(),
+                s,
+                i + 1 + domain.len(),
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::secrets::find_personal;
+
+    fn personal(text: &str) -> Vec<&'static str> {
+        find_personal(text).into_iter().map(|f| f.family).collect()
+    }
+
+    #[test]
+    fn national_id_checksum() {
+        // A valid GB 11643 number (check digit X) and the same with a wrong check digit.
+        assert_eq!(
+            personal("身份证 11010519491231002X 请收好"),
+            vec!["national-id"]
+        );
+        assert_eq!(personal("号码 110105194912310021"), Vec::<&str>::new());
+        assert_eq!(personal("身份证号 110105194912310021"), vec!["national-id"]);
+        assert_eq!(
+            personal("My SSN is 078-05-1120, use it"),
+            vec!["national-id"]
+        );
+        assert_eq!(personal("ticket 078-05-1120"), vec!["national-id"]);
+        assert!(personal("call 2026-05-11 at 3").is_empty());
+    }
+
+    #[test]
+    fn cards_by_luhn_or_keyword() {
+        assert_eq!(
+            personal("charge 4111 1111 1111 1111 today"),
+            vec!["payment-card"]
+        );
+        assert_eq!(
+            personal("我银行卡号 6217 0012 3456 7890 123，工资发这张"),
+            vec!["payment-card"]
+        );
+        assert!(personal("order 4111111111111112 shipped").is_empty());
+    }
+
+    #[test]
+    fn phones_passports_health() {
+        assert_eq!(personal("我的手机 13812345678"), vec!["phone-number"]);
+        assert_eq!(
+            personal("call +44 20 7946 0958 tomorrow"),
+            vec!["phone-number"]
+        );
+        assert_eq!(
+            personal("Remember my passport number is X48217735"),
+            vec!["passport-number"]
+        );
+        assert_eq!(personal("我有糖尿病，饭后要吃药"), vec!["health"]);
+        assert_eq!(personal("I was diagnosed with asthma"), vec!["health"]);
+        assert_eq!(
+            personal("mail me at li.wei@example.com"),
+            vec!["email-address"]
+        );
+        for t in [
+            "2026-03-31 发放 3 月工资共 1,284 人",
+            "工单 AS-30917 于 2026-02-03 创建",
+            "门诊药房营业时间为 8:00–20:00",
+            "processed 18.4M records in 52 min",
+            "2025-10-21 04:18 对账任务",
+        ] {
+            assert!(personal(t).is_empty(), "{t:?}: {:?}", find_personal(t));
+        }
+    }
+}
