@@ -452,6 +452,20 @@ pub struct Cues {
     pub account_keywords: CueList,
     /// Values that are placeholders, not secrets.
     pub secret_placeholders: CueList,
+    /// Parts of a value that make it a placeholder ("your_api_key_here").
+    pub placeholder_parts: CueList,
+    /// Key words that name a secret: any credential-like value is one.
+    pub secret_key_strong: CueList,
+    /// Key words that may name a secret: only a random-looking value is one.
+    pub secret_key_weak: CueList,
+    /// A key's last word naming a setting about a secret, not the secret
+    /// ("token_ttl", "password_file", "credentialsId").
+    pub secret_key_settings: CueList,
+    /// Token prefixes of digests and revisions, not credentials ("sha256-").
+    pub digest_prefixes: CueList,
+    /// Key words that make a "…key"/"…token" something other than a
+    /// credential ("public_key", "sort_key", "next_page_token").
+    pub non_secret_key_words: CueList,
     /// Keywords that anchor a payment card or bank account number.
     pub card_keywords: CueList,
     /// Keywords that anchor a bank account number (shorter than a card).
@@ -497,6 +511,11 @@ pub struct WritePolicy {
     pub entropy_min_bits: f64,
     /// … and class runs (upper/lower/digit) this short on average.
     pub entropy_max_mean_run: f64,
+    /// Single-case random tokens (letters and digits, base 36): at least
+    /// this long …
+    pub entropy_single_case_min_len: usize,
+    /// … with at least this Shannon entropy (bits per character).
+    pub entropy_single_case_min_bits: f64,
     /// A hex or base64 token near a secret keyword: at least this long.
     pub keyword_token_min_len: usize,
     /// How far (characters) a secret value may follow its keyword.
@@ -522,6 +541,8 @@ impl Default for WritePolicy {
             entropy_min_len: 20,
             entropy_min_bits: 3.5,
             entropy_max_mean_run: 2.2,
+            entropy_single_case_min_len: 32,
+            entropy_single_case_min_bits: 4.0,
             keyword_token_min_len: 16,
             keyword_window_chars: 24,
             env_dump_min_pairs: 3,
@@ -832,7 +853,7 @@ pub static CUES: Cues = Cues {
         "private key", "private_key", "token", "auth token", "credential", "credentials", "密码",
         "口令", "密钥", "秘钥", "私钥", "令牌", "授权码", "验证码", "pin", "备用码", "恢复码", "动态码", "backup code",
         "backup codes", "recovery code", "recovery codes", "otp", "2fa code", "verification code",
-        "unseal key",
+        "unseal key", "key",
     ],
     account_keywords: &[
         "账号", "帐号", "账户", "用户名", "登录名", "username", "user", "login", "account",
@@ -841,6 +862,32 @@ pub static CUES: Cues = Cues {
         "null", "none", "empty", "redacted", "hidden", "required", "changeme", "example", "xxx",
         "xxxx", "******", "<redacted>", "your_password", "password", "secret", "token", "n/a",
         "policy", "reset", "expired", "rotation", "manager", "vault",
+    ],
+    placeholder_parts: &[
+        "example", "placeholder", "your_", "your-", "yourkey", "yourtoken", "yourpassword", "_here", "-here", "insert",
+        "replace", "changeme", "change_me", "dummy", "sample", "redacted", "fake", "foobar", "lorem",
+    ],
+    secret_key_strong: &[
+        "password", "passwd", "pwd", "pass", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey",
+        "credential", "credentials", "signature", "cookie", "signingkey", "encryptionkey", "masterkey",
+    ],
+    secret_key_weak: &["auth", "session", "private", "key", "sid", "salt", "hmac", "otp", "pin"],
+    secret_key_settings: &[
+        "id", "ids", "url", "uri", "urls", "path", "file", "dir", "name", "names", "type", "length", "len", "size",
+        "ttl", "timeout", "expiry", "expires", "expiration", "expire", "count", "version", "format", "field",
+        "header", "prefix", "hint", "policy", "mode", "enabled", "enable", "required", "provider", "endpoint",
+        "host", "port", "user", "username", "region", "algorithm", "alg", "label", "description", "desc", "env",
+        "location", "store", "manager", "rotation", "regex", "pattern", "reset", "min", "max", "limit", "arn",
+        "ref", "kind", "method", "scheme", "strategy", "lifetime", "age", "duration", "interval", "rate", "bits",
+    ],
+    non_secret_key_words: &[
+        "public", "pub", "publishable", "cache", "sort", "partition", "primary", "foreign", "idempotency",
+        "lookup", "page", "cursor", "continuation", "pagination", "hot", "dedup", "dedupe", "routing", "row",
+        "shard", "group", "index", "map", "csv", "max", "min", "num",
+    ],
+    digest_prefixes: &[
+        "sha", "sha1", "sha256", "sha384", "sha512", "md5", "blake2b", "blake3", "crc32", "commit", "rev", "hash",
+        "build", "git", "uuid", "id", "v1", "v2",
     ],
     card_keywords: &[
         "卡号", "银行卡", "信用卡", "借记卡", "储蓄卡", "账户", "账号", "card number", "card no", "credit card",

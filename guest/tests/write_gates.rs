@@ -172,7 +172,7 @@ fn each_disposition_is_stored_as_promised() {
             ),
             cand(
                 "rejected",
-                "prod key AKIAIOSFODNN7EXAMPLE",
+                "prod key AKIA2E0A8F3B244C9986",
                 SourceKind::User,
             ),
             cand("none", "好的，谢谢！", SourceKind::User),
@@ -235,8 +235,8 @@ fn no_secret_reaches_the_store_in_any_form() {
     let w = World::new();
     let secrets = [
         (
-            "AKIAIOSFODNN7EXAMPLE",
-            "prod key AKIAIOSFODNN7EXAMPLE for the billing bucket",
+            "AKIA2E0A8F3B244C9986",
+            "prod key AKIA2E0A8F3B244C9986 for the billing bucket",
         ),
         ("R4t!u8Pq2z", "生产 MQ 账号 svc_ledger / R4t!u8Pq2z"),
         ("h7Kp!2wQz9Lm", "MYSQL_PASSWORD=h7Kp!2wQz9Lm"),

@@ -15,9 +15,12 @@
 //! prefix or a key name, never the value).
 
 mod checksums;
+mod keyvalue;
 mod personal;
+mod placeholder;
 
 pub use personal::find_personal_with;
+pub use placeholder::placeholder_credential;
 
 use crate::config::{Policy, WritePolicy};
 use crate::cues::{fold, Hit};
@@ -132,7 +135,9 @@ pub fn find_secrets_with(text: &str, wp: &WritePolicy) -> Vec<Finding> {
     private_keys(text, &mut out);
     auth_headers(text, &folded, &mut out);
     url_credentials(text, &mut out);
-    assignments(text, wp, &mut out);
+    webhook_urls(text, &mut out);
+    keyvalue::key_values(text, wp, &mut out);
+    environment_dumps(text, wp, &mut out);
     keyword_values(text, &folded, wp, &mut out);
     credential_pairs(text, &folded, wp, &mut out);
     // The shape checks last: they only add tokens no named detector found.
@@ -274,7 +279,7 @@ fn prefixed_tokens(text: &str, out: &mut Vec<Finding>) {
             }
             // Random tokens mix letters and digits; "sk-learn-tutorial" does not.
             let tail = text.get(start..end).unwrap_or("");
-            if !tail.bytes().any(|c| c.is_ascii_digit()) {
+            if !tail.bytes().any(|c| c.is_ascii_digit()) || placeholder(tail) {
                 continue;
             }
             out.push(finding(p.family, p.label, format!("{}…", p.prefix), i, end));
@@ -429,52 +434,48 @@ fn url_credentials(text: &str, out: &mut Vec<Finding>) {
     }
 }
 
+/// Webhook URLs whose path carries the secret ("hooks.slack.com/services/
+/// T…/B…/<secret>", "discord.com/api/webhooks/<id>/<secret>"): a URL whose
+/// host or path names a hook, with a long random path segment after that.
+fn webhook_urls(text: &str, out: &mut Vec<Finding>) {
+    for (i, _) in text.match_indices("://") {
+        let end = run(text, i + 3, |c| {
+            c.is_ascii_graphic() && !matches!(c, b'"' | b'\'' | b'<' | b'>' | b')' | b']')
+        });
+        let url = text.get(i + 3..end).unwrap_or("");
+        let lower = url.to_ascii_lowercase();
+        let Some(hook) = lower.find("hook") else {
+            continue;
+        };
+        let mut at = i + 3;
+        for seg in url.split(['/', '?', '&', '=']) {
+            let after_hook = at > i + 3 + hook;
+            let (letters, digits) = (
+                seg.bytes().filter(u8::is_ascii_alphabetic).count(),
+                seg.bytes().filter(u8::is_ascii_digit).count(),
+            );
+            if after_hook && seg.len() >= 16 && letters >= 4 && digits >= 2 && entropy(seg) >= 3.5 {
+                out.push(finding(
+                    "webhook-url",
+                    "webhook URL with a secret path",
+                    format!("{}/…", url.split('/').next().unwrap_or("")),
+                    at,
+                    end,
+                ));
+                break;
+            }
+            at += seg.len() + 1;
+        }
+    }
+}
+
 fn ident(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'-'
 }
 
-/// Key segments (split on `_ . -`) that name a secret.
-const SECRET_KEY_PARTS: [&str; 16] = [
-    "key",
-    "token",
-    "secret",
-    "pass",
-    "password",
-    "passwd",
-    "pwd",
-    "auth",
-    "credential",
-    "credentials",
-    "private",
-    "cookie",
-    "session",
-    "signature",
-    "apikey",
-    "accesskey",
-];
-
-/// Whole keys that end in a secret's name ("apikey", "dbpassword").
-const SECRET_KEY_ENDINGS: [&str; 7] = [
-    "apikey",
-    "secretkey",
-    "accesskey",
-    "privatekey",
-    "password",
-    "passwd",
-    "token",
-];
-
-fn names_secret(key: &str) -> bool {
-    let lkey = key.to_ascii_lowercase();
-    lkey.split(['_', '.', '-'])
-        .any(|seg| SECRET_KEY_PARTS.contains(&seg))
-        || SECRET_KEY_ENDINGS.iter().any(|e| lkey.ends_with(e))
-        || lkey.contains("secret")
-}
-
-/// `KEY=value` assignments: a key naming a secret, or many pairs (an
-/// environment dump) whose random-looking values are taken as secrets.
-fn assignments(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
+/// Environment dumps: many `KEY=value` pairs, whose random-looking values
+/// are taken as secrets whatever the key (named keys are `keyvalue`'s).
+fn environment_dumps(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
     let mut pairs: Vec<(usize, usize, usize, usize)> = Vec::new();
     for (i, _) in text.match_indices('=') {
         if b(text, i + 1) == Some(b'=')
@@ -506,16 +507,7 @@ fn assignments(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
     for (ks, ke, vs, ve) in pairs {
         let key = text.get(ks..ke).unwrap_or("");
         let value = text.get(vs..ve).unwrap_or("");
-        let named = names_secret(key);
-        if named && value.len() >= 3 && !placeholder(value) && !value.contains("://") {
-            out.push(finding(
-                "secret-assignment",
-                "secret in a KEY=value assignment",
-                format!("{key}=…"),
-                vs,
-                ve,
-            ));
-        } else if dump && value.len() >= 12 && looks_random(value, wp) {
+        if dump && value.len() >= 12 && looks_random(value, wp) {
             out.push(finding(
                 "environment-dump",
                 "secret-looking value in an environment dump",
@@ -527,29 +519,9 @@ fn assignments(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
     }
 }
 
-/// A placeholder, not a secret: "***", "<password>", "${DB_PASS}", "null" …
+/// A placeholder, a reference or code, not a secret (see `placeholder`).
 fn placeholder(v: &str) -> bool {
-    let v = v.trim_matches(|c: char| {
-        matches!(c, '"' | '\'' | '`' | '“' | '”' | '‘' | '’' | '「' | '」')
-    });
-    let lower = v.to_ascii_lowercase();
-    let first = v.chars().next();
-    v.is_empty()
-        || v.chars().all(|c| first == Some(c))
-        || v.chars()
-            .all(|c| matches!(c, '*' | 'x' | 'X' | '•' | '#' | '.' | '…'))
-        || v.starts_with('<')
-        || v.starts_with("${")
-        || v.starts_with("{{")
-        || v.starts_with("%(")
-        || (v.starts_with('$')
-            && v.len() > 1
-            && v[1..].bytes().all(|c| c.is_ascii_uppercase() || c == b'_'))
-        || v.ends_with("...")
-        || v.ends_with('…')
-        || crate::config::CUES
-            .secret_placeholders
-            .contains(&lower.as_str())
+    placeholder::why_not_secret(v).is_some() || v.trim().is_empty()
 }
 
 fn has_digit(v: &str) -> bool {
@@ -624,6 +596,61 @@ fn looks_random(v: &str, wp: &WritePolicy) -> bool {
         .filter(|k| bytes.iter().any(|&c| class(c) == **k))
         .count();
     classes >= 3 && entropy(v) >= wp.entropy_min_bits && mean_run <= wp.entropy_max_mean_run
+}
+
+/// Random by its alphabet, for single-case tokens `looks_random` (which
+/// wants upper, lower and digits) cannot judge: lower- or upper-case
+/// letters with digits (base 36, as in "i33p2ubu7dx8…"), at least
+/// `entropy_single_case_min_len` long, with `entropy_single_case_min_bits`.
+/// Hex alone is never enough: hashes and revisions are hex.
+fn random_by_alphabet(v: &str, wp: &WritePolicy) -> bool {
+    let bytes = v.as_bytes();
+    let letters = bytes.iter().filter(|c| c.is_ascii_alphabetic()).count();
+    let digits = bytes.iter().filter(|c| c.is_ascii_digit()).count();
+    let hex = bytes.iter().all(u8::is_ascii_hexdigit);
+    let single_case =
+        !bytes.iter().any(u8::is_ascii_uppercase) || !bytes.iter().any(u8::is_ascii_lowercase);
+    single_case
+        && !hex
+        && letters + digits == bytes.len()
+        && bytes.len() >= wp.entropy_single_case_min_len
+        && letters >= 4
+        && digits >= 4
+        && entropy(v) >= wp.entropy_single_case_min_bits
+}
+
+/// A provider-prefixed token ("dop_v1_…", "sntryu_…", "shpat_…"): a short
+/// lettered prefix, `_` or `-`, and a long random body, judged by the
+/// body's alphabet (a hex body counts here: the prefix says it is a
+/// credential, not a digest). Returns the prefix.
+fn provider_prefixed<'a>(v: &'a str, wp: &WritePolicy) -> Option<&'a str> {
+    let body = v.split(['_', '-']).max_by_key(|seg| seg.len())?;
+    let at = v.find(body)?;
+    let prefix = v.get(..at)?;
+    let head = prefix.trim_end_matches(['_', '-']);
+    let lettered = head.len() >= 2
+        && head.len() <= 16
+        && head.bytes().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && head.bytes().filter(u8::is_ascii_alphabetic).count() >= 2;
+    let digest = head.split(['_', '-']).any(|p| {
+        wp.cues
+            .digest_prefixes
+            .contains(&p.to_ascii_lowercase().as_str())
+    });
+    if !lettered || digest || at + body.len() != v.len() || body.len() < 20 {
+        return None;
+    }
+    let hex = body.bytes().all(|c| c.is_ascii_hexdigit());
+    let letters = body.bytes().filter(u8::is_ascii_alphabetic).count();
+    let digits = body.bytes().filter(u8::is_ascii_digit).count();
+    // The prefix already says "credential": a shorter body of any random
+    // alphabet will do (hex from 32 characters).
+    let random = if hex {
+        letters > 0 && digits > 0 && body.len() >= 32 && entropy(body) >= 3.0
+    } else {
+        letters >= 3 && digits >= 3 && entropy(body) >= wp.entropy_min_bits
+    };
+    random.then_some(prefix)
 }
 
 /// Where a keyword's value starts: skip a continued key ("_hash"), up to a
@@ -727,7 +754,29 @@ fn value_after(text: &str, mut i: usize, wp: &WritePolicy) -> Option<(usize, usi
 /// Keyword-anchored values: "密码是 …", "password: …", "API key is …".
 fn keyword_values(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
     for h in keyword_hits(folded, wp.cues.secret_keywords) {
-        if let Some((s, e, _)) = value_after(text, h.end, wp) {
+        // Inside an identifier, the whole key decides ("token_type",
+        // "password_file" name settings, not secrets).
+        let key_char = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+        let mut ks = h.start;
+        while ks > 0 && b(text, ks - 1).is_some_and(key_char) {
+            ks -= 1;
+        }
+        let ke = run(text, h.end, key_char);
+        if (ks, ke) != (h.start, h.end)
+            && h.cue.is_ascii()
+            && keyvalue::key_strength(text.get(ks..ke).unwrap_or("")).is_none()
+        {
+            continue;
+        }
+        let Some((s, e, _)) = value_after(text, h.end, wp) else {
+            continue;
+        };
+        // A bare "key" is a common word ("the key to success is …"): only a
+        // token-like value counts after it.
+        if h.cue == "key" && !token_like(text.get(s..e).unwrap_or(""), wp) {
+            continue;
+        }
+        {
             out.push(finding(
                 "password",
                 label_of(h.cue),
@@ -737,6 +786,15 @@ fn keyword_values(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Find
             ));
         }
     }
+}
+
+/// A token, not a word: random by its alphabet, provider-prefixed, or at
+/// least 12 characters mixing letters and digits.
+fn token_like(v: &str, wp: &WritePolicy) -> bool {
+    looks_random(v, wp)
+        || random_by_alphabet(v, wp)
+        || provider_prefixed(v, wp).is_some()
+        || (v.len() >= 12 && has_digit(v) && v.bytes().filter(u8::is_ascii_alphabetic).count() >= 4)
 }
 
 fn label_of(keyword: &str) -> &'static str {
@@ -853,7 +911,11 @@ fn password_like(text: &str, out: &mut Vec<Finding>) {
         ];
         let next_is_path = matches!(b(text, e), Some(b'/' | b'.'))
             && b(text, e + 1).is_some_and(|c| c.is_ascii_alphanumeric());
-        if (8..=64).contains(&v.len()) && classes.iter().all(|x| *x) && !next_is_path {
+        if (8..=64).contains(&v.len())
+            && classes.iter().all(|x| *x)
+            && !next_is_path
+            && !placeholder(v)
+        {
             out.push(finding(
                 "password-like",
                 "password-like string",
@@ -895,10 +957,24 @@ fn high_entropy(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
         }
         let e = run(text, i, tok);
         let v = text.get(i..e).unwrap_or("");
-        if v.len() >= wp.entropy_min_len
-            && !v.starts_with('/')
-            && !v.contains("//")
-            && looks_random(v, wp)
+        // Paths, and digests named by their algorithm ("sha512-…"), are not secrets.
+        let digest = v.split(['-', '_', ':']).next().is_some_and(|p| {
+            wp.cues
+                .digest_prefixes
+                .contains(&p.to_ascii_lowercase().as_str())
+        });
+        let plain = !v.starts_with('/') && !v.contains("//") && !digest && !placeholder(v);
+        if let Some(prefix) = provider_prefixed(v, wp).filter(|_| plain) {
+            out.push(finding(
+                "prefixed-token",
+                "provider token",
+                format!("{prefix}…"),
+                i,
+                e,
+            ));
+        } else if plain
+            && v.len() >= wp.entropy_min_len
+            && (looks_random(v, wp) || random_by_alphabet(v, wp))
         {
             out.push(finding(
                 "high-entropy-token",
@@ -929,9 +1005,11 @@ mod tests {
     #[test]
     fn cloud_keys() {
         assert_eq!(
-            families("key AKIAIOSFODNN7EXAMPLE in prod"),
+            families("key AKIA2E0A8F3B244C9986 in prod"),
             vec!["aws-access-key"]
         );
+        // The documentation's example key is a placeholder.
+        assert!(families("key AKIAIOSFODNN7EXAMPLE in prod").is_empty());
         assert!(families("阿里云 AccessKey ID 是 LTAI5tQ9xZ2mKp7Wv3Rn8Lc")
             .contains(&"aliyun-access-key"));
         assert!(families("AKIA is a prefix").is_empty());
@@ -1075,6 +1153,117 @@ mod tests {
                 "{t:?} flagged: {:?}",
                 find_secrets(t)
             );
+        }
+    }
+
+    #[test]
+    fn provider_prefixed_families() {
+        // Known prefixes and unknown ones judged by the body's shape.
+        for (text, value) in [
+            (
+                "slack xoxb-1204-88213-Qw7rTz9LmK2p",
+                "xoxb-1204-88213-Qw7rTz9LmK2p",
+            ),
+            (
+                "ci uses ghp_9Zq2Lm7Rt4Kx8Vb1Nc6Hd3Jf5Gs0Pw2Ay7Te",
+                "ghp_9Zq2Lm7Rt4Kx8Vb1Nc6Hd3Jf5Gs0Pw2Ay7Te",
+            ),
+            ("glpat-Xb8Rq2mT7vLz4Kp9Wn3C", "glpat-Xb8Rq2mT7vLz4Kp9Wn3C"),
+            (
+                "stripe sk_live_7Hq2Lm9Rt4Kx8Vb1Nc6Hd3Jf",
+                "sk_live_7Hq2Lm9Rt4Kx8Vb1Nc6Hd3Jf",
+            ),
+            (
+                "npm_4Tz8Qm2Lr7Vx9Kp3Wn6Bc1Hd5Jf0Gs2Ay7Te",
+                "npm_4Tz8Qm2Lr7Vx9Kp3Wn6Bc1Hd5Jf0Gs2Ay7Te",
+            ),
+            ("AKIA7Q2L9R4T8X1V6B3N in prod", "AKIA7Q2L9R4T8X1V6B3N"),
+            // Unknown providers: a lettered prefix and a random body (hex too).
+            (
+                "do token dop_v1_4f9c2a7e1b8d3f6a0c5e9b2d7a1f4c8e9b0d3a6c",
+                "dop_v1_4f9c2a7e1b8d3f6a0c5e9b2d7a1f4c8e9b0d3a6c",
+            ),
+            (
+                "shop 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",
+                "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",
+            ),
+            (
+                "vendor acmeio_k3v9q2m7x4t8z1w6r5p0n2b7c4d9",
+                "acmeio_k3v9q2m7x4t8z1w6r5p0n2b7c4d9",
+            ),
+        ] {
+            assert_eq!(secret_value(text), value, "{text}");
+        }
+    }
+
+    #[test]
+    fn sendgrid_style_dotted_keys_and_random_tokens() {
+        assert!(!find_secrets(
+            "SG.Xq7Lm2Rt9Kz4Vb8Nc1Hd6J.Pw3Ay7Te0Gs5Jf2Qm8Lr4Vx9Kp1Wn6Bc3Hd7Jf2Gs5Ay"
+        )
+        .is_empty());
+        // A 64-character single-case random string is a key; a hex digest is not.
+        let base36 = "k3v9q2m7x4t8z1w6r5p0n2b7c4d9f8g1h6j3l5s0a2e7u4y9i1o6k3v9q2m7x4t8";
+        assert_eq!(
+            families(&format!("backup printed {base36}")),
+            vec!["high-entropy-token"]
+        );
+        let hex = "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae";
+        assert!(families(&format!("sha256 {hex}")).is_empty());
+        assert!(!families(&format!("signing_key: {hex}")).is_empty());
+    }
+
+    #[test]
+    fn webhook_urls_with_secret_paths() {
+        assert_eq!(
+            secret_value("alerts: https://hooks.slack.com/services/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"),
+            "q8Lr2Vx7Nw4Kp1Zt9Mc3Hd5J"
+        );
+        let d = "https://discord.com/api/webhooks/123456789012345678/Xb8Rq2mT7vLz4Kp9Wn3C-Qa1Sd5Fg";
+        assert!(
+            families(d).contains(&"webhook-url"),
+            "{:?}",
+            find_secrets(d)
+        );
+        assert!(families("see https://docs.example.com/webhooks/getting-started").is_empty());
+    }
+
+    #[test]
+    fn keyword_key_needs_a_token() {
+        assert_eq!(
+            secret_value("The payment encryption key for staging is PAYSECK_TEST-7c1e9a3b5d20"),
+            "PAYSECK_TEST-7c1e9a3b5d20"
+        );
+        for t in [
+            "The key to success is Python3 daily",
+            "the key is 42",
+            "Key West is warm",
+        ] {
+            assert!(families(t).is_empty(), "{t:?}: {:?}", find_secrets(t));
+        }
+    }
+
+    #[test]
+    fn look_alikes_are_not_secrets() {
+        for t in [
+            "API_KEY=your_api_key_here",
+            "export GITHUB_TOKEN=<token>",
+            "password: [PASSWORD]",
+            "secret_key = get_secret_key()",
+            "OPENAI_API_KEY=sk-xxxxxxxxxxxxxxxxxxxxxxxx",
+            "aws_access_key_id = AKIAXXXXXXXXXXXXXXXX",
+            "clientId = \"3f2a9c1b-7e4d-4a6f-8b0c-2d4e6f8a0b1c\"",
+            "\"integrity\": \"sha512-Qx7vT2mPz9Lk4Rw8Bn3CyH6Jd1Fs5Gt0Hm2Kp7Lq9Wr3Vz8Xc4Nb6Ma1\"",
+            "resolved \"https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz#3f2a9c1b7e4d\"",
+            "invoice INV-2026-000481 paid",
+            "order id 7f3a9c2e-1b4d-4e6f-a8b0-c2d4e6f8a0b1",
+            "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+            "max_tokens: 4096",
+            "token_type: Bearer",
+            "the password reset link expires in 24h",
+            "keyboard layout: us",
+        ] {
+            assert!(families(t).is_empty(), "{t:?}: {:?}", find_secrets(t));
         }
     }
 

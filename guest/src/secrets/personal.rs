@@ -140,8 +140,9 @@ fn keyword_before(
 }
 
 /// The national identifier a digit run is, by its grouping and check digit:
-/// a scheme name. Weak checks (one chance in ten or eleven) need the
-/// scheme's usual grouping; strong formats (dated, dashed) stand alone.
+/// a scheme name. Weak checks (one chance in ten) need the scheme's usual
+/// grouping; dated formats stand alone. (A TFN, grouped like a SIN, needs
+/// its keyword: see `keyed_digit_id`.)
 fn digit_id(r: &DigitRun) -> Option<&'static str> {
     let d = r.digits.as_str();
     let n = d.len();
@@ -158,7 +159,6 @@ fn digit_id(r: &DigitRun) -> Option<&'static str> {
         9 if r.shape(&[3, 2, 4]) && ck::us_ssn(d) => Some("US SSN"),
         12 if r.shape(&[4, 4, 4]) && ck::aadhaar(d) => Some("Aadhaar"),
         9 if r.shape(&[3, 3, 3]) && ck::ca_sin(d) => Some("Canadian SIN"),
-        9 if r.shape(&[3, 3, 3]) && ck::au_tfn(d) => Some("Australian TFN"),
         13 if dash && r.shape(&[6, 7]) && ck::kr_rrn(d, false) => Some("Korean RRN"),
         13 if compact && ck::kr_rrn(d, true) => Some("Korean RRN"),
         10 if r.shape(&[6, 4]) && ck::se_personnummer(d) => Some("Swedish personnummer"),
