@@ -463,10 +463,12 @@ pub struct Cues {
     pub secret_key_settings: CueList,
     /// Token prefixes of digests and revisions, not credentials ("sha256-").
     pub digest_prefixes: CueList,
+    /// Key types before a public key's base64 ("ssh-ed25519 AAAA…").
+    pub public_key_types: CueList,
     /// Key words that make a "…key"/"…token" something other than a
     /// credential ("public_key", "sort_key", "next_page_token").
     pub non_secret_key_words: CueList,
-    /// Keywords that anchor a payment card or bank account number.
+    /// Keywords that anchor a payment card number (Luhn-checked).
     pub card_keywords: CueList,
     /// Keywords that anchor a bank account number (shorter than a card).
     pub bank_account_keywords: CueList,
@@ -885,26 +887,27 @@ pub static CUES: Cues = Cues {
         "lookup", "page", "cursor", "continuation", "pagination", "hot", "dedup", "dedupe", "routing", "row",
         "shard", "group", "index", "map", "csv", "max", "min", "num",
     ],
+    public_key_types: &["ssh", "ecdsa"],
     digest_prefixes: &[
         "sha", "sha1", "sha256", "sha384", "sha512", "md5", "blake2b", "blake3", "crc32", "commit", "rev", "hash",
-        "build", "git", "uuid", "id", "v1", "v2",
+        "build", "git", "uuid", "id", "h1",
     ],
     card_keywords: &[
-        "卡号", "银行卡", "信用卡", "借记卡", "储蓄卡", "账户", "账号", "card number", "card no", "credit card",
-        "debit card", "bank card", "account number", "iban", "工资卡", "卡", "card", "acct",
+        "卡号", "银行卡", "信用卡", "借记卡", "储蓄卡", "card number", "card no", "credit card", "debit card",
+        "bank card", "工资卡", "卡", "card",
     ],
     phone_keywords: &[
         "电话", "手机", "手机号", "联系方式", "phone", "mobile", "tel", "cell", "whatsapp",
     ],
     bank_account_keywords: &[
         "account number", "account no", "bank account", "acct", "routing number", "银行账号", "银行账户",
-        "账户号", "收款账号", "konto",
+        "账户号", "收款账号", "konto", "账户", "账号",
     ],
     id_keywords: &[
         "身份证", "身份证号", "证件号", "id card", "national id", "ssn", "social security", "social insurance",
         "sin", "aadhaar", "aadhar", "pesel", "tax file number", "tfn", "steuer-id", "steuer id",
         "steueridentifikationsnummer", "identifikationsnummer", "personnummer", "henkilötunnus", "hetu",
-        "nric", "national insurance", "nino", "codice fiscale", "dni", "nif", "resident registration",
+        "nric", "national insurance", "ni number", "nino", "codice fiscale", "dni", "nif", "resident registration",
         "주민등록번호", "tax id", "taxpayer", "itin", "社保号", "社会保障号",
     ],
     passport_keywords: &[

@@ -242,8 +242,8 @@ fn no_secret_reaches_the_store_in_any_form() {
         ("h7Kp!2wQz9Lm", "MYSQL_PASSWORD=h7Kp!2wQz9Lm"),
         ("s3cr3t!", "postgres://app:s3cr3t!@db.internal/orders"),
         (
-            "ghp_1234567890abcdefghijABCDEFGHIJ123456",
-            "CI uses ghp_1234567890abcdefghijABCDEFGHIJ123456",
+            "ghp_8Zq2Lm7Rt4Kx9Vb1Nc6Hd3Jf5Gs0Pw2Ay7Tq",
+            "CI uses ghp_8Zq2Lm7Rt4Kx9Vb1Nc6Hd3Jf5Gs0Pw2Ay7Tq",
         ),
     ];
     for source in [

@@ -666,6 +666,7 @@ fn value_after(text: &str, mut i: usize, wp: &WritePolicy) -> Option<(usize, usi
     while !text.is_char_boundary(limit) {
         limit -= 1;
     }
+    let key_end = i;
     let mut fillers = 0;
     let mut strict = true;
     let mut separated = false;
@@ -728,8 +729,10 @@ fn value_after(text: &str, mut i: usize, wp: &WritePolicy) -> Option<(usize, usi
                 } else {
                     !plain || v.len() >= 10 || v.bytes().any(|x| x.is_ascii_uppercase())
                 };
-            // Without a separator, only a credential right after the keyword.
-            if ok && (separated || (fillers == 0 && credential_like(v))) {
+            // Without a separator, only a credential right after the
+            // keyword and a space ("token.AccessTokenProvider" is a path).
+            let spaced = i > key_end;
+            if ok && (separated || (fillers == 0 && spaced && credential_like(v))) {
                 return Some((i, e, strict));
             }
             // A filler word: keep looking for a (new) separator.
@@ -794,7 +797,11 @@ fn token_like(v: &str, wp: &WritePolicy) -> bool {
     looks_random(v, wp)
         || random_by_alphabet(v, wp)
         || provider_prefixed(v, wp).is_some()
-        || (v.len() >= 12 && has_digit(v) && v.bytes().filter(u8::is_ascii_alphabetic).count() >= 4)
+        || (v.len() >= 12
+            && has_digit(v)
+            && v.bytes().filter(u8::is_ascii_alphabetic).count() >= 4
+            && v.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_'))
 }
 
 fn label_of(keyword: &str) -> &'static str {
@@ -928,6 +935,50 @@ fn password_like(text: &str, out: &mut Vec<Finding>) {
     }
 }
 
+/// Byte spans of URLs (scheme to the next space or quote): their path and
+/// query parts are tracking ids and file names, judged by the URL
+/// detectors (credentials, webhooks, secret-named query keys), not by shape.
+fn url_spans(text: &str) -> Vec<(usize, usize)> {
+    text.match_indices("://")
+        .map(|(i, _)| {
+            let end = run(text, i + 3, |c| {
+                c.is_ascii_graphic() && !matches!(c, b'"' | b'\'' | b'<' | b'>')
+            });
+            (i, end)
+        })
+        .collect()
+}
+
+fn inside(spans: &[(usize, usize)], at: usize) -> bool {
+    spans.iter().any(|&(s, e)| s <= at && at < e)
+}
+
+/// The local part of an e-mail address or a Message-ID ("CAF7q…@mail.gmail.com").
+fn email_part(text: &str, v: &str, e: usize) -> bool {
+    v.contains('@') && b(text, e) == Some(b'.')
+}
+
+/// A token labelled as a digest or a public key by the word before it:
+/// "h1:FEBL…=", "sha512-…", "ssh-ed25519 AAAA…".
+fn labelled_digest(text: &str, start: usize, wp: &WritePolicy) -> bool {
+    let Some(sep) = start.checked_sub(1).and_then(|j| b(text, j)) else {
+        return false;
+    };
+    let mut ws = start - 1;
+    while ws > 0
+        && b(text, ws - 1).is_some_and(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+    {
+        ws -= 1;
+    }
+    let word = text.get(ws..start - 1).unwrap_or("").to_ascii_lowercase();
+    let head = word.split(['-', '_']).next().unwrap_or("");
+    match sep {
+        b':' | b'-' | b'=' => wp.cues.digest_prefixes.contains(&head),
+        b' ' => wp.cues.public_key_types.contains(&head),
+        _ => false,
+    }
+}
+
 /// Random-looking tokens anywhere (the entropy check).
 fn high_entropy(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
     // `=` ends a token ("KEY=value" is two); base64 padding is dropped.
@@ -949,6 +1000,7 @@ fn high_entropy(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
                     | b'~'
             )
     };
+    let urls = url_spans(text);
     let mut i = 0;
     while i < text.len() {
         if !b(text, i).is_some_and(tok) {
@@ -963,7 +1015,13 @@ fn high_entropy(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
                 .digest_prefixes
                 .contains(&p.to_ascii_lowercase().as_str())
         });
-        let plain = !v.starts_with('/') && !v.contains("//") && !digest && !placeholder(v);
+        let plain = !v.starts_with('/')
+            && !v.contains("//")
+            && !digest
+            && !placeholder(v)
+            && !inside(&urls, i)
+            && !email_part(text, v, e)
+            && !labelled_digest(text, i, wp);
         if let Some(prefix) = provider_prefixed(v, wp).filter(|_| plain) {
             out.push(finding(
                 "prefixed-token",
@@ -1013,6 +1071,8 @@ mod tests {
         assert!(families("阿里云 AccessKey ID 是 LTAI5tQ9xZ2mKp7Wv3Rn8Lc")
             .contains(&"aliyun-access-key"));
         assert!(families("AKIA is a prefix").is_empty());
+        // An alphabet written out is a placeholder, whatever its prefix.
+        assert!(families("use ghp_1234567890abcdefghijABCDEFGHIJ123456 for CI").is_empty());
     }
 
     #[test]
@@ -1022,7 +1082,7 @@ mod tests {
             "api-key"
         );
         assert_eq!(
-            families("use ghp_1234567890abcdefghijABCDEFGHIJ123456 for CI"),
+            families("use ghp_8Zq2Lm7Rt4Kx9Vb1Nc6Hd3Jf5Gs0Pw2Ay7Tq for CI"),
             vec!["github-token"]
         );
         assert_eq!(

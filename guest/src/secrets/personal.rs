@@ -12,7 +12,7 @@ pub fn find_personal_with(text: &str, wp: &WritePolicy) -> Vec<Finding> {
     let folded = fold(text);
     let mut out = Vec::new();
     numbers(text, &folded, wp, &mut out);
-    alnum_ids(text, &mut out);
+    alnum_ids(text, &folded, wp, &mut out);
     passports(text, &folded, wp, &mut out);
     // One health finding is enough to gate; report the first.
     if let Some(h) = find_any(&folded, wp.cues.health, wp.wildcard_max_gap_chars).first() {
@@ -142,7 +142,7 @@ fn keyword_before(
 /// The national identifier a digit run is, by its grouping and check digit:
 /// a scheme name. Weak checks (one chance in ten) need the scheme's usual
 /// grouping; dated formats stand alone. (A TFN, grouped like a SIN, needs
-/// its keyword: see `keyed_digit_id`.)
+/// its keyword: see `keyed_id`.)
 fn digit_id(r: &DigitRun) -> Option<&'static str> {
     let d = r.digits.as_str();
     let n = d.len();
@@ -161,24 +161,48 @@ fn digit_id(r: &DigitRun) -> Option<&'static str> {
         9 if r.shape(&[3, 3, 3]) && ck::ca_sin(d) => Some("Canadian SIN"),
         13 if dash && r.shape(&[6, 7]) && ck::kr_rrn(d, false) => Some("Korean RRN"),
         13 if compact && ck::kr_rrn(d, true) => Some("Korean RRN"),
-        10 if r.shape(&[6, 4]) && ck::se_personnummer(d) => Some("Swedish personnummer"),
-        12 if r.shape(&[8, 4]) && ck::se_personnummer(&d[2..]) => Some("Swedish personnummer"),
+        10 if dash && r.shape(&[6, 4]) && ck::se_personnummer(d) => Some("Swedish personnummer"),
+        12 if dash && r.shape(&[8, 4]) && ck::se_personnummer(&d[2..]) => {
+            Some("Swedish personnummer")
+        }
         11 if compact && !cn_mobile && ck::pesel(d) => Some("PESEL"),
         11 if compact && !cn_mobile && ck::de_steuer_id(d) => Some("Steuer-ID"),
         _ => None,
     }
 }
 
-/// With an ID keyword before it, the scheme a compact number fits, if
-/// any (these checks alone would match one number in ten).
-fn keyed_digit_id(d: &str) -> Option<&'static str> {
-    match d.len() {
-        12 if ck::aadhaar(d) => Some("Aadhaar"),
-        9 if ck::ca_sin(d) => Some("Canadian SIN"),
-        8 | 9 if ck::au_tfn(d) => Some("Australian TFN"),
-        10 if ck::se_personnummer(d) => Some("Swedish personnummer"),
-        9 if ck::us_ssn(d) => Some("US SSN"),
-        _ => None,
+/// What an ID keyword before a number says about it. A keyword naming a
+/// scheme with a check ("SIN", "Aadhaar", "PESEL", "SSN") brings that
+/// check: a number failing it is not that identifier. Other keywords
+/// ("身份证", "national ID", "tax id") vouch for any number of ID length.
+enum Keyed {
+    Scheme(&'static str),
+    Disproved,
+    Generic,
+}
+
+fn keyed_id(keyword: &str, d: &str) -> Keyed {
+    let personnummer = |d: &str| match d.len() {
+        12 => ck::se_personnummer(&d[2..]),
+        _ => ck::se_personnummer(d),
+    };
+    let (scheme, valid) = match keyword {
+        "sin" | "social insurance" => ("Canadian SIN", ck::ca_sin(d)),
+        "aadhaar" | "aadhar" => ("Aadhaar", ck::aadhaar(d)),
+        "pesel" => ("PESEL", ck::pesel(d)),
+        "tax file number" | "tfn" => ("Australian TFN", ck::au_tfn(d)),
+        "steuer-id" | "steuer id" | "steueridentifikationsnummer" | "identifikationsnummer" => {
+            ("Steuer-ID", ck::de_steuer_id(d))
+        }
+        "personnummer" => ("Swedish personnummer", personnummer(d)),
+        "ssn" | "social security" => ("US SSN", ck::us_ssn(d)),
+        "resident registration" | "주민등록번호" => ("Korean RRN", ck::kr_rrn(d, false)),
+        _ => return Keyed::Generic,
+    };
+    if valid {
+        Keyed::Scheme(scheme)
+    } else {
+        Keyed::Disproved
     }
 }
 
@@ -197,11 +221,14 @@ fn numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
         let id = |hint: String| finding("national-id", "national ID number", hint, s, e);
         if let Some(scheme) = digit_id(&r) {
             out.push(id(format!("{scheme}, format and check digit valid")));
+            continue;
         } else if r.dotted {
             continue;
-        } else if let (Some(k), Some(scheme)) = (id_kw, keyed_digit_id(d)) {
+        }
+        let keyed = id_kw.map(|k| (k, keyed_id(k, d)));
+        if let Some((k, Keyed::Scheme(scheme))) = keyed {
             out.push(id(format!("{scheme} after '{k}'")));
-        } else if let (Some(k), true) = (id_kw, (8..=18).contains(&n)) {
+        } else if let (Some((k, Keyed::Generic)), true) = (keyed, (8..=18).contains(&n)) {
             out.push(id(format!("after '{k}'")));
         } else if (12..=19).contains(&n) && ck::card(d) {
             out.push(finding(
@@ -211,10 +238,12 @@ fn numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
                 s,
                 e,
             ));
-        } else if let (Some(k), true) = (card_kw, (12..=19).contains(&n)) {
+        } else if let (Some(k), true) = (card_kw, (12..=19).contains(&n) && ck::luhn(d)) {
+            // A card keyword brings the Luhn check (issuers beyond `card`'s
+            // prefix table pass it too); a failing number is no card.
             out.push(finding(
                 "payment-card",
-                "bank card or account number",
+                "bank card number",
                 format!("after '{k}'"),
                 s,
                 e,
@@ -252,8 +281,10 @@ fn numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
 
 /// Identifiers with letters, found word by word: IBAN (possibly in groups
 /// of four), UK NINO (possibly spaced), Singapore NRIC/FIN, Italian codice
-/// fiscale, Spanish NIF/NIE, Finnish HETU. Each by format and check.
-fn alnum_ids(text: &str, out: &mut Vec<Finding>) {
+/// fiscale, Spanish NIF/NIE, Finnish HETU. Each by format and check; a
+/// compact NINO, which has no check character and shares its shape with
+/// product codes, only after an ID keyword.
+fn alnum_ids(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
     let words = ascii_words(text);
     for (k, &(s, e)) in words.iter().enumerate() {
         let w = &text[s..e];
@@ -263,7 +294,12 @@ fn alnum_ids(text: &str, out: &mut Vec<Finding>) {
             9 if ck::es_nif(&upper) && w.bytes().any(|c| c.is_ascii_digit()) => {
                 Some(("Spanish NIF/NIE", e))
             }
-            9 if ck::uk_nino(&upper) => Some(("UK National Insurance number", e)),
+            9 if ck::uk_nino(&upper)
+                && keyword_before(folded, s, wp.cues.id_keywords, wp.keyword_window_chars)
+                    .is_some() =>
+            {
+                Some(("UK National Insurance number", e))
+            }
             16 if ck::it_codice_fiscale(&upper) => Some(("Italian codice fiscale", e)),
             _ => None,
         }
@@ -456,9 +492,17 @@ mod tests {
             personal("charge 4111 1111 1111 1111 today"),
             vec!["payment-card"]
         );
+        // 6217 0012 3456 7890 122 is Luhn-valid; …123 is not, and a card
+        // keyword brings the Luhn check.
         assert_eq!(
-            personal("我银行卡号 6217 0012 3456 7890 123，工资发这张"),
+            personal("我银行卡号 6217 0012 3456 7890 122，工资发这张"),
             vec!["payment-card"]
+        );
+        assert!(personal("card number 6217 0012 3456 7890 123").is_empty());
+        // A bank account number has no check: its keyword is enough.
+        assert_eq!(
+            personal("My bank account number is 40021875"),
+            vec!["bank-account"]
         );
         assert!(personal("order 4111111111111112 shipped").is_empty());
     }

@@ -25,6 +25,10 @@ pub fn why_not_secret(v: &str) -> Option<&'static str> {
     if masked_run(v) {
         return Some("masked with x or *");
     }
+    let body = v.split(['_', '-']).max_by_key(|seg| seg.len()).unwrap_or(v);
+    if sequential(v) || sequential(body) {
+        return Some("a run of consecutive characters");
+    }
     let bracketed = [('<', '>'), ('[', ']'), ('{', '}'), ('(', ')')]
         .iter()
         .any(|&(o, c)| v.starts_with(o) && v.ends_with(c));
@@ -69,6 +73,20 @@ fn masked_run(v: &str) -> bool {
     false
 }
 
+/// Mostly consecutive characters ("abcdefghijklmnop", "0123456789abcdef",
+/// "ABCDEF…XYZ0123…"): an alphabet written out, not a random value.
+fn sequential(v: &str) -> bool {
+    let b = v.as_bytes();
+    if b.len() < 12 {
+        return false;
+    }
+    let steps = b
+        .windows(2)
+        .filter(|w| w[1] == w[0].wrapping_add(1))
+        .count();
+    steps * 20 >= (b.len() - 1) * 17
+}
+
 /// A variable, template or command substitution: "${DB_PASS}", "$TOKEN",
 /// "$(vault read …)", "%API_KEY%", "{{ secret }}", "process.env.X",
 /// "os.environ['X']", "env(\"X\")".
@@ -106,7 +124,8 @@ fn code(v: &str) -> bool {
         .position(|c| !(ident_char(c) || c == b'.'))
         .unwrap_or(v.len());
     let head = &v[..head_end];
-    let called = v[head_end..].starts_with('(')
+    // A call or a subscript ("request.headers['apikey']").
+    let called = v[head_end..].starts_with(['(', '['])
         && head
             .bytes()
             .next()
@@ -183,6 +202,9 @@ mod tests {
             "os.environ['TOKEN']",
             "get_secret_key()",
             "Vault.read(\"ci/token\")",
+            "request.headers['apikey']",
+            "abcdefghijklmnopqrstuvwxyz0123456789",
+            "0123456789abcdef",
             "self.settings.auth_token",
         ] {
             assert!(why_not_secret(v).is_some(), "{v}");
