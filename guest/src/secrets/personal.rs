@@ -114,7 +114,7 @@ fn digit_runs(text: &str) -> Vec<DigitRun> {
     out
 }
 
-/// Is one of `keywords` within `window` characters before byte `at`?
+/// Does one of `keywords` end within `window` characters before byte `at`?
 fn keyword_before(
     folded: &str,
     at: usize,
@@ -122,17 +122,27 @@ fn keyword_before(
     window: usize,
 ) -> Option<&'static str> {
     let before = folded.get(..at)?;
-    let start = before
+    // Char boundaries counted back from `at`, once.
+    let starts: Vec<usize> = before
         .char_indices()
         .rev()
-        .nth(window.saturating_sub(1))
+        .take(window + 40)
         .map(|(i, _)| i)
-        .unwrap_or(0);
-    let near = before.get(start..)?;
+        .collect();
     keywords.iter().copied().find(|k| {
+        let reach = window + k.chars().count();
+        let start = starts
+            .get(reach.saturating_sub(1))
+            .or(starts.last())
+            .copied()
+            .unwrap_or(0);
+        let Some(near) = before.get(start..) else {
+            return false;
+        };
         near.match_indices(k).any(|(i, _)| {
             let e = i + k.len();
             let letter = |j: usize| near.as_bytes().get(j).is_some_and(u8::is_ascii_alphabetic);
+            // Every hit in `near` ends within `window` of `at`.
             !k.bytes().all(|c| c.is_ascii_alphabetic())
                 || ((i == 0 || !letter(i.wrapping_sub(1))) && !letter(e))
         })
@@ -238,9 +248,9 @@ fn numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
                 s,
                 e,
             ));
-        } else if let (Some(k), true) = (card_kw, (12..=19).contains(&n) && ck::luhn(d)) {
-            // A card keyword brings the Luhn check (issuers beyond `card`'s
-            // prefix table pass it too); a failing number is no card.
+        } else if let (Some(k), true) = (card_kw, (12..=19).contains(&n)) {
+            // Not Luhn-checked: some domestic bank cards do not follow it,
+            // and a mistyped card number the user calls theirs is still one.
             out.push(finding(
                 "payment-card",
                 "bank card number",
@@ -486,19 +496,100 @@ mod tests {
         assert!(personal("call 2026-05-11 at 3").is_empty());
     }
 
+    /// The hint of the only national-ID or bank finding in `text`.
+    fn id_hint(text: &str) -> String {
+        let f: Vec<Finding> = find_personal(text)
+            .into_iter()
+            .filter(|f| matches!(f.family, "national-id" | "bank-account"))
+            .collect();
+        assert_eq!(f.len(), 1, "{text:?}: {f:?}");
+        f[0].hint.clone()
+    }
+
+    #[test]
+    fn identifiers_found_by_format_and_check() {
+        // Valid numbers (check digits computed by hand or by the scheme's
+        // rule), each in its usual written form and without a keyword.
+        for (text, scheme) in [
+            ("pay to NL91 ABNA 0417 1643 00 today", "IBAN"),
+            ("IBAN GB82WEST12345698765432", "IBAN"),
+            ("holder 512.44.7302 on file", "US SSN"),
+            ("holder 512 44 7302 on file", "US SSN"),
+            ("holder 512-44-7302 on file", "US SSN"),
+            ("UID 3675 9834 6016 verified", "Aadhaar"),
+            ("number 270 042 138 on the T4", "Canadian SIN"),
+            ("번호 900101-1234568 확인", "Korean RRN"),
+            ("klient 85071412341", "PESEL"),
+            ("pass T0412345F issued", "Singapore NRIC/FIN"),
+            ("FIN G1234567X", "Singapore NRIC/FIN"),
+            ("CF RSSMRA85T10A562S", "Italian codice fiscale"),
+            ("factura 73482915P", "Spanish NIF/NIE"),
+            ("NIE Y2345678Z", "Spanish NIF/NIE"),
+            ("id 900214-1233", "Swedish personnummer"),
+            ("tunnus 131052-308T", "Finnish HETU"),
+            ("IdNr 86509127455", "Steuer-ID"),
+            ("NI JM 52 81 06 C", "UK National Insurance number"),
+        ] {
+            let hint = id_hint(text);
+            assert!(hint.starts_with(scheme), "{text:?}: {hint}");
+        }
+    }
+
+    #[test]
+    fn invalid_check_digits_are_not_identifiers() {
+        // The same numbers with one check character changed.
+        for text in [
+            "pay to NL92 ABNA 0417 1643 00 today",
+            "UID 3675 9834 6017 verified",
+            "number 270 042 139 on the T4",
+            "klient 85071412342",
+            "pass T0412345G issued",
+            "CF RSSMRA85T10A562T",
+            "factura 73482915Q",
+            "id 900214-1234",
+            "tunnus 131052-308U",
+            "IdNr 86509127456",
+            "holder 666-44-7302 on file",
+        ] {
+            assert!(
+                personal(text).is_empty(),
+                "{text:?}: {:?}",
+                find_personal(text)
+            );
+        }
+    }
+
+    #[test]
+    fn scheme_keywords_bring_their_check() {
+        assert!(id_hint("My SIN is 270042138").starts_with("Canadian SIN after 'sin'"));
+        assert!(personal("My SIN is 270042139").is_empty());
+        assert!(id_hint("tax file number 123456782").starts_with("Australian TFN"));
+        assert!(personal("tax file number 123456783").is_empty());
+        assert!(id_hint("Aadhaar: 367598346016").starts_with("Aadhaar"));
+        // A product code shaped like a NINO needs the keyword.
+        assert!(personal("SKU JM528106C restocked").is_empty());
+        assert!(id_hint("National Insurance number JM528106C").starts_with("UK National"));
+        // Generic ID keywords vouch for any number of ID length.
+        assert_eq!(personal("身份证号 110105194912310021"), vec!["national-id"]);
+    }
+
     #[test]
     fn cards_by_luhn_or_keyword() {
         assert_eq!(
             personal("charge 4111 1111 1111 1111 today"),
             vec!["payment-card"]
         );
-        // 6217 0012 3456 7890 122 is Luhn-valid; …123 is not, and a card
-        // keyword brings the Luhn check.
+        // Luhn-valid or not, a number the user calls a card is one.
         assert_eq!(
-            personal("我银行卡号 6217 0012 3456 7890 122，工资发这张"),
+            personal("我银行卡号 6217 0012 3456 7890 123，工资发这张"),
             vec!["payment-card"]
         );
-        assert!(personal("card number 6217 0012 3456 7890 123").is_empty());
+        // Without a keyword, only an issuer prefix with a valid Luhn digit.
+        assert!(personal("ref 6217 0012 3456 7890 123").is_empty());
+        assert_eq!(
+            personal("ref 6217 0012 3456 7890 122"),
+            vec!["payment-card"]
+        );
         // A bank account number has no check: its keyword is enough.
         assert_eq!(
             personal("My bank account number is 40021875"),
