@@ -480,6 +480,8 @@ pub struct Cues {
     pub passport_keywords: CueList,
     /// Health conditions and diagnoses.
     pub health: CueList,
+    /// Keywords that anchor a health identifier (record, insurance number).
+    pub health_id_keywords: CueList,
 }
 
 /// Thresholds of classification and gating.
@@ -908,11 +910,15 @@ pub static CUES: Cues = Cues {
         "sin", "aadhaar", "aadhar", "pesel", "tax file number", "tfn", "steuer-id", "steuer id",
         "steueridentifikationsnummer", "identifikationsnummer", "personnummer", "henkilötunnus", "hetu",
         "nric", "national insurance", "ni number", "nino", "codice fiscale", "dni", "nif", "resident registration",
-        "주민등록번호", "tax id", "taxpayer", "itin", "社保号", "社会保障号",
+        "주민등록번호", "tax id", "taxpayer", "itin", "社保号", "社会保障号", "nhs", "pan", "permanent account number",
     ],
     passport_keywords: &[
-        "驾照", "驾驶证", "driver licence", "driver's licence", "driver license", "driver's license", "driving licence", "licence number", "license number",
+        "驾照", "驾驶证", "driver licence", "driver's licence", "driver license", "driver's license", "driving licence", "licence number", "license number", "medical license", "dea number",
         "护照", "passport",
+    ],
+    health_id_keywords: &[
+        "medical record number", "medical record", "mrn", "patient id", "health insurance", "member id", "medicare",
+        "mbi", "insurance number", "nhs number", "病历号", "医保卡号", "医保号", "社保卡号", "就诊卡号", "住院号",
     ],
     health: &[
         "试管", "ivf", "情绪不稳定", "情绪不太稳定", "心理咨询", "心理医生", "therapist", "mental health",

@@ -100,12 +100,52 @@ pub fn ca_sin(s: &str) -> bool {
 /// serial 0001–9999.
 pub fn us_ssn(s: &str) -> bool {
     let (area, group, serial) = (num(s, 0..3), num(s, 3..5), num(s, 5..9));
+    // Numbers the SSA voided after they were printed in advertisements,
+    // and the textbook example, belong to no one.
+    const VOIDED: [&str; 3] = ["078051120", "219099999", "123456789"];
     s.len() == 9
         && digits(s).is_some()
         && (1..=899).contains(&area)
         && area != 666
         && group > 0
         && serial > 0
+        && !VOIDED.contains(&s)
+}
+
+/// US Individual Taxpayer Identification Number: 9XX-GG-XXXX with the
+/// group in 50–65, 70–88, 90–92 or 94–99.
+pub fn us_itin(s: &str) -> bool {
+    let g = num(s, 3..5);
+    s.len() == 9
+        && s.starts_with('9')
+        && digits(s).is_some()
+        && matches!(g, 50..=65 | 70..=88 | 90..=92 | 94..=99)
+}
+
+/// UK NHS number: 10 digits, weighted mod-11 check digit (10 is invalid).
+pub fn uk_nhs(s: &str) -> bool {
+    let Some(d) = digits(s) else { return false };
+    if d.len() != 10 {
+        return false;
+    }
+    let sum: u32 = d[..9].iter().zip((2..=10).rev()).map(|(a, w)| a * w).sum();
+    let check = 11 - sum % 11;
+    match check {
+        11 => d[9] == 0,
+        10 => false,
+        c => d[9] == c,
+    }
+}
+
+/// Indian PAN: five letters (the fourth names the holder type), four
+/// digits, a letter. No check character, so it is only read after a keyword.
+pub fn in_pan(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b[..5].iter().all(u8::is_ascii_uppercase)
+        && b"ABCFGHLJPTK".contains(&b[3])
+        && b[5..9].iter().all(u8::is_ascii_digit)
+        && b[9].is_ascii_uppercase()
 }
 
 fn valid_date(m: u32, d: u32) -> bool {
@@ -401,6 +441,24 @@ mod tests {
         assert!(us_ssn("512447302"));
         assert!(!us_ssn("666447302") && !us_ssn("900447302") && !us_ssn("512007302"));
         assert!(!us_ssn("512440000") && !us_ssn("000447302"));
+        assert!(!us_ssn("078051120") && !us_ssn("123456789"));
+    }
+
+    #[test]
+    fn us_itin_groups() {
+        assert!(us_itin("912701234") && us_itin("999941234"));
+        assert!(!us_itin("912691234") && !us_itin("812701234"));
+    }
+
+    #[test]
+    fn uk_nhs_mod11() {
+        // 943 476 591: 9·10+4·9+3·8+4·7+7·6+6·5+5·4+9·3+1·2 = 299, 11 − 299 mod 11 = 9.
+        assert!(uk_nhs("9434765919") && !uk_nhs("9434765918"));
+    }
+
+    #[test]
+    fn indian_pan_shape() {
+        assert!(in_pan("ABCPE1234F") && !in_pan("ABCDE1234F") && !in_pan("ABCP12345F"));
     }
 
     #[test]

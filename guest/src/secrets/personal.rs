@@ -13,7 +13,7 @@ pub fn find_personal_with(text: &str, wp: &WritePolicy) -> Vec<Finding> {
     let mut out = Vec::new();
     numbers(text, &folded, wp, &mut out);
     alnum_ids(text, &folded, wp, &mut out);
-    passports(text, &folded, wp, &mut out);
+    document_numbers(text, &folded, wp, &mut out);
     // One health finding is enough to gate; report the first.
     if let Some(h) = find_any(&folded, wp.cues.health, wp.wildcard_max_gap_chars).first() {
         out.push(Finding {
@@ -167,6 +167,7 @@ fn digit_id(r: &DigitRun) -> Option<&'static str> {
     match n {
         18 if ck::cn_resident_id(d) => Some("Chinese resident ID"),
         9 if r.shape(&[3, 2, 4]) && ck::us_ssn(d) => Some("US SSN"),
+        9 if r.shape(&[3, 2, 4]) && ck::us_itin(d) => Some("US ITIN"),
         12 if r.shape(&[4, 4, 4]) && ck::aadhaar(d) => Some("Aadhaar"),
         9 if r.shape(&[3, 3, 3]) && ck::ca_sin(d) => Some("Canadian SIN"),
         13 if dash && r.shape(&[6, 7]) && ck::kr_rrn(d, false) => Some("Korean RRN"),
@@ -206,6 +207,8 @@ fn keyed_id(keyword: &str, d: &str) -> Keyed {
         }
         "personnummer" => ("Swedish personnummer", personnummer(d)),
         "ssn" | "social security" => ("US SSN", ck::us_ssn(d)),
+        "itin" => ("US ITIN", ck::us_itin(d)),
+        "nhs" => ("UK NHS number", ck::uk_nhs(d)),
         "resident registration" | "주민등록번호" => ("Korean RRN", ck::kr_rrn(d, false)),
         _ => return Keyed::Generic,
     };
@@ -311,6 +314,12 @@ fn alnum_ids(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>)
                 Some(("UK National Insurance number", e))
             }
             16 if ck::it_codice_fiscale(&upper) => Some(("Italian codice fiscale", e)),
+            10 if ck::in_pan(&upper)
+                && keyword_before(folded, s, wp.cues.id_keywords, wp.keyword_window_chars)
+                    .is_some() =>
+            {
+                Some(("Indian PAN", e))
+            }
             _ => None,
         }
         .or_else(|| grouped_iban(text, &words[k..]).map(|end| ("IBAN", end)))
@@ -402,9 +411,31 @@ fn hetu_at(text: &str, s: usize) -> Option<usize> {
     (ck::fi_hetu(&v.to_ascii_uppercase()) && !is_alnum(b(text, e))).then_some(e)
 }
 
-/// Passport numbers after a passport keyword.
-fn passports(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
-    for h in keyword_hits(folded, wp.cues.passport_keywords) {
+/// Document numbers after their keyword: passports and licences, and
+/// health identifiers (medical record, insurance member, Medicare numbers).
+fn document_numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
+    let kinds = [
+        (
+            wp.cues.passport_keywords,
+            "passport-number",
+            "passport or licence number",
+        ),
+        (wp.cues.health_id_keywords, "health", "health identifier"),
+    ];
+    for (keywords, family, label) in kinds {
+        document_number(text, folded, wp, keywords, (family, label), out);
+    }
+}
+
+fn document_number(
+    text: &str,
+    folded: &str,
+    wp: &WritePolicy,
+    keywords: &'static [&'static str],
+    (family, label): (&'static str, &'static str),
+    out: &mut Vec<Finding>,
+) {
+    for h in keyword_hits(folded, keywords) {
         let limit = text.len().min(h.end + wp.keyword_window_chars * 3);
         let mut i = h.end;
         while i < limit {
@@ -427,11 +458,13 @@ fn passports(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>)
             } else {
                 (6..=10).contains(&v.len())
             };
-            if fits && digits >= 6 {
+            // Grouped numbers ("1EG4-TE5-MK73") carry fewer digits.
+            let enough = digits >= 6 || (groups.len() > 1 && digits >= 4);
+            if fits && enough {
                 out.push(finding(
-                    "passport-number",
-                    "passport number",
-                    "after 'passport'".into(),
+                    family,
+                    label,
+                    format!("after '{}'", text.get(h.start..h.end).unwrap_or(h.cue)),
                     i,
                     e,
                 ));
@@ -489,10 +522,12 @@ mod tests {
         assert_eq!(personal("号码 110105194912310021"), Vec::<&str>::new());
         assert_eq!(personal("身份证号 110105194912310021"), vec!["national-id"]);
         assert_eq!(
-            personal("My SSN is 078-05-1120, use it"),
+            personal("My SSN is 512-44-7302, use it"),
             vec!["national-id"]
         );
-        assert_eq!(personal("ticket 078-05-1120"), vec!["national-id"]);
+        assert_eq!(personal("ticket 512-44-7302"), vec!["national-id"]);
+        // A number the SSA voided is no one's SSN.
+        assert!(personal("ticket 078-05-1120").is_empty());
         assert!(personal("call 2026-05-11 at 3").is_empty());
     }
 
@@ -529,6 +564,7 @@ mod tests {
             ("tunnus 131052-308T", "Finnish HETU"),
             ("IdNr 86509127455", "Steuer-ID"),
             ("NI JM 52 81 06 C", "UK National Insurance number"),
+            ("taxpayer 912-70-1234", "US ITIN"),
         ] {
             let hint = id_hint(text);
             assert!(hint.starts_with(scheme), "{text:?}: {hint}");
@@ -566,6 +602,10 @@ mod tests {
         assert!(id_hint("tax file number 123456782").starts_with("Australian TFN"));
         assert!(personal("tax file number 123456783").is_empty());
         assert!(id_hint("Aadhaar: 367598346016").starts_with("Aadhaar"));
+        assert!(id_hint("NHS number 943 476 5919").starts_with("UK NHS number"));
+        assert!(personal("NHS number 943 476 5918").is_empty());
+        assert!(id_hint("PAN ABCPE1234F").starts_with("Indian PAN"));
+        assert!(personal("SKU ABCPE1234F").is_empty());
         // A product code shaped like a NINO needs the keyword.
         assert!(personal("SKU JM528106C restocked").is_empty());
         assert!(id_hint("National Insurance number JM528106C").starts_with("UK National"));
@@ -611,6 +651,8 @@ mod tests {
         );
         assert_eq!(personal("我有糖尿病，饭后要吃药"), vec!["health"]);
         assert_eq!(personal("I was diagnosed with asthma"), vec!["health"]);
+        assert_eq!(personal("member MBI 1EG4-TE5-MK73 on file"), vec!["health"]);
+        assert_eq!(personal("病历号 ZY20260817 已归档"), vec!["health"]);
         assert_eq!(
             personal("mail me at li.wei@example.com"),
             vec!["email-address"]

@@ -35,7 +35,8 @@ pub fn why_not_secret(v: &str) -> Option<&'static str> {
     if bracketed || v.starts_with(['<', '[', '{']) || v.ends_with("...") || v.ends_with('…') {
         return Some("a bracketed or elided placeholder");
     }
-    if reference(v) {
+    // A template anywhere in the value ("Bearer ${TOKEN}", "pw-{{ env }}").
+    if reference(v) || ["${", "{{", "<%", "$("].iter().any(|t| v.contains(t)) {
         return Some("a reference to where the secret is kept");
     }
     if code(v) {
