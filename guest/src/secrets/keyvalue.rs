@@ -35,8 +35,8 @@ fn key_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-')
 }
 
-/// The words of a key: split on `_ . -` and on lower→upper case changes
-/// ("doToken" → do, token; "X-Api-Key" → x, api, key).
+/// The words of a key, lower-cased: split on `_ . -` and on lower→upper
+/// case changes ("doToken" → do, token; "X-Api-Key" → x, api, key).
 fn key_words(key: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut cur = String::new();
@@ -66,6 +66,20 @@ fn key_words(key: &str) -> Vec<String> {
 /// about a secret, not one.
 pub fn key_strength(key: &str) -> Option<KeyStrength> {
     let cues = &crate::config::CUES;
+    // Most keys name no secret: look for a stem's letters before splitting.
+    let contains = |stem: &&str| {
+        key.as_bytes()
+            .windows(stem.len())
+            .any(|w| w.eq_ignore_ascii_case(stem.as_bytes()))
+    };
+    if !cues
+        .secret_key_strong
+        .iter()
+        .chain(cues.secret_key_weak)
+        .any(contains)
+    {
+        return None;
+    }
     let words = key_words(key);
     let last = words.last()?;
     if cues.secret_key_settings.contains(&last.as_str())
@@ -108,10 +122,11 @@ pub fn pairs(text: &str) -> Vec<Pair> {
         let raw = &text[i..ke];
         let key = raw.trim_start_matches('-').trim_end_matches(['.', '-']);
         let cli = raw.starts_with('-');
-        if let Some(strength) = key_strength(key) {
-            if let Some((start, end, quoted)) =
-                value_after_key(text, i, i + raw.trim_end_matches(['.', '-']).len(), cli)
-            {
+        let key_end = i + raw.trim_end_matches(['.', '-']).len();
+        // The syntax first (cheap, and most words have no value after
+        // them), then the key's words.
+        if let Some((start, end, quoted)) = value_after_key(text, i, key_end, cli) {
+            if let Some(strength) = key_strength(key) {
                 out.push(Pair {
                     key: key.to_string(),
                     value: text[start..end].to_string(),
@@ -120,16 +135,14 @@ pub fn pairs(text: &str) -> Vec<Pair> {
                     quoted,
                     strength,
                 });
-            }
-        } else if cli && matches!(key, "u" | "user" | "proxy-user" | "U") {
-            // curl's `--user name:password`: the part after the colon.
-            if let Some((s, e, _)) = value_after_key(text, i, ke, true) {
-                if let Some(colon) = text[s..e].find(':') {
+            } else if cli && matches!(key, "u" | "user" | "proxy-user" | "U") {
+                // curl's `--user name:password`: the part after the colon.
+                if let Some(colon) = text[start..end].find(':') {
                     out.push(Pair {
                         key: key.to_string(),
-                        value: text[s + colon + 1..e].to_string(),
-                        start: s + colon + 1,
-                        end: e,
+                        value: text[start + colon + 1..end].to_string(),
+                        start: start + colon + 1,
+                        end,
                         quoted: false,
                         strength: KeyStrength::Strong,
                     });

@@ -128,18 +128,41 @@ pub fn mask(text: &str, findings: &[Finding]) -> String {
 
 /// Secrets and credentials in `text`.
 pub fn find_secrets_with(text: &str, wp: &WritePolicy) -> Vec<Finding> {
+    secrets_in(text, &fold(text), wp)
+}
+
+/// What the detectors found in one text, and the text folded once for
+/// all of them (`fold` keeps every character's byte length, so a finding's
+/// range is the same in both, and `mask(&folded, …)` equals folding the
+/// masked text).
+pub struct Detected {
+    pub secrets: Vec<Finding>,
+    pub personal: Vec<Finding>,
+    pub folded: String,
+}
+
+/// Secrets and sensitive personal data in `text`, folding it once.
+pub fn detect(text: &str, wp: &WritePolicy) -> Detected {
     let folded = fold(text);
+    Detected {
+        secrets: secrets_in(text, &folded, wp),
+        personal: personal::personal_in(text, &folded, wp),
+        folded,
+    }
+}
+
+fn secrets_in(text: &str, folded: &str, wp: &WritePolicy) -> Vec<Finding> {
     let mut out = Vec::new();
     prefixed_tokens(text, &mut out);
     jwts(text, &mut out);
     private_keys(text, &mut out);
-    auth_headers(text, &folded, &mut out);
+    auth_headers(text, folded, &mut out);
     url_credentials(text, &mut out);
     webhook_urls(text, &mut out);
     keyvalue::key_values(text, wp, &mut out);
     environment_dumps(text, wp, &mut out);
-    keyword_values(text, &folded, wp, &mut out);
-    credential_pairs(text, &folded, wp, &mut out);
+    keyword_values(text, folded, wp, &mut out);
+    credential_pairs(text, folded, wp, &mut out);
     // The shape checks last: they only add tokens no named detector found.
     let mut random = Vec::new();
     password_like(text, &mut random);
@@ -624,6 +647,9 @@ fn random_by_alphabet(v: &str, wp: &WritePolicy) -> bool {
 /// body's alphabet (a hex body counts here: the prefix says it is a
 /// credential, not a digest). Returns the prefix.
 fn provider_prefixed<'a>(v: &'a str, wp: &WritePolicy) -> Option<&'a str> {
+    if v.len() < 22 || !v.contains(['_', '-']) {
+        return None;
+    }
     let body = v.split(['_', '-']).max_by_key(|seg| seg.len())?;
     let at = v.find(body)?;
     let prefix = v.get(..at)?;
@@ -692,7 +718,12 @@ fn value_after(text: &str, mut i: usize, wp: &WritePolicy) -> Option<(usize, usi
             ("are ", true),
         ]
         .into_iter()
-        .find(|(s, _)| trimmed.to_ascii_lowercase().starts_with(s));
+        .find(|(s, _)| {
+            trimmed
+                .as_bytes()
+                .get(..s.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(s.as_bytes()))
+        });
         if let Some((s, loose)) = sep {
             i += s.len();
             strict = loose;
@@ -836,10 +867,11 @@ fn credential_pairs(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Fi
         let skip = |i: usize| run(text, i, |c| c == b' ' || c == b'\t');
         i = skip(i);
         for sep in ["：", ":", "是", "为", "=", "is "] {
-            if text
-                .get(i..)
-                .is_some_and(|r| r.to_ascii_lowercase().starts_with(sep))
-            {
+            if text.get(i..).is_some_and(|r| {
+                r.as_bytes()
+                    .get(..sep.len())
+                    .is_some_and(|h| h.eq_ignore_ascii_case(sep.as_bytes()))
+            }) {
                 i = skip(i + sep.len());
                 break;
             }
@@ -949,6 +981,29 @@ fn url_spans(text: &str) -> Vec<(usize, usize)> {
         .collect()
 }
 
+/// A random-looking token `v` at `i..e` that is still no secret.
+fn not_a_secret_token(
+    text: &str,
+    v: &str,
+    i: usize,
+    e: usize,
+    urls: &[(usize, usize)],
+    wp: &WritePolicy,
+) -> bool {
+    let digest = v.split(['-', '_', ':']).next().is_some_and(|p| {
+        wp.cues
+            .digest_prefixes
+            .contains(&p.to_ascii_lowercase().as_str())
+    });
+    v.starts_with('/')
+        || v.contains("//")
+        || digest
+        || inside(urls, i)
+        || email_part(text, v, e)
+        || labelled_digest(text, i, wp)
+        || placeholder(v)
+}
+
 fn inside(spans: &[(usize, usize)], at: usize) -> bool {
     spans.iter().any(|&(s, e)| s <= at && at < e)
 }
@@ -1009,38 +1064,23 @@ fn high_entropy(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
         }
         let e = run(text, i, tok);
         let v = text.get(i..e).unwrap_or("");
-        // Paths, and digests named by their algorithm ("sha512-…"), are not secrets.
-        let digest = v.split(['-', '_', ':']).next().is_some_and(|p| {
-            wp.cues
-                .digest_prefixes
-                .contains(&p.to_ascii_lowercase().as_str())
-        });
-        let plain = !v.starts_with('/')
-            && !v.contains("//")
-            && !digest
-            && !placeholder(v)
-            && !inside(&urls, i)
-            && !email_part(text, v, e)
-            && !labelled_digest(text, i, wp);
-        if let Some(prefix) = provider_prefixed(v, wp).filter(|_| plain) {
-            out.push(finding(
-                "prefixed-token",
-                "provider token",
-                format!("{prefix}…"),
-                i,
-                e,
-            ));
-        } else if plain
-            && v.len() >= wp.entropy_min_len
-            && (looks_random(v, wp) || random_by_alphabet(v, wp))
-        {
-            out.push(finding(
-                "high-entropy-token",
-                "random-looking secret token",
-                format!("{} chars", v.len()),
-                i,
-                e,
-            ));
+        // Shape first (cheap); then what makes a random-looking token no
+        // secret: a path, a digest named by its algorithm ("sha512-…",
+        // "h1:…"), a placeholder, a URL's part, an e-mail's local part.
+        let prefixed = provider_prefixed(v, wp);
+        let random = prefixed.is_some()
+            || (v.len() >= wp.entropy_min_len
+                && (looks_random(v, wp) || random_by_alphabet(v, wp)));
+        if random && !not_a_secret_token(text, v, i, e, &urls, wp) {
+            let (family, label, hint) = match prefixed {
+                Some(p) => ("prefixed-token", "provider token", format!("{p}…")),
+                None => (
+                    "high-entropy-token",
+                    "random-looking secret token",
+                    format!("{} chars", v.len()),
+                ),
+            };
+            out.push(finding(family, label, hint, i, e));
         }
         i = e.max(i + 1);
     }

@@ -9,13 +9,16 @@ use crate::cues::{find_any, fold};
 
 /// Sensitive personal data in `text`.
 pub fn find_personal_with(text: &str, wp: &WritePolicy) -> Vec<Finding> {
-    let folded = fold(text);
+    personal_in(text, &fold(text), wp)
+}
+
+pub(super) fn personal_in(text: &str, folded: &str, wp: &WritePolicy) -> Vec<Finding> {
     let mut out = Vec::new();
-    numbers(text, &folded, wp, &mut out);
-    alnum_ids(text, &folded, wp, &mut out);
-    document_numbers(text, &folded, wp, &mut out);
+    numbers(text, folded, wp, &mut out);
+    alnum_ids(text, folded, wp, &mut out);
+    document_numbers(text, folded, wp, &mut out);
     // One health finding is enough to gate; report the first.
-    if let Some(h) = find_any(&folded, wp.cues.health, wp.wildcard_max_gap_chars).first() {
+    if let Some(h) = find_any(folded, wp.cues.health, wp.wildcard_max_gap_chars).first() {
         out.push(Finding {
             family: "health",
             label: "health condition",
@@ -106,7 +109,8 @@ fn digit_runs(text: &str) -> Vec<DigitRun> {
         // A decimal or a thousands group continues a number: not an identifier.
         let continues = matches!(b(text, j), Some(b'.' | b','))
             && b(text, j + 1).is_some_and(|d| d.is_ascii_digit());
-        if !is_alnum(b(text, j)) && !continues {
+        // Fewer than six digits is no personal number (years, counts).
+        if !is_alnum(b(text, j)) && !continues && run.digits.len() >= 6 {
             out.push(run);
         }
         i = j.max(i + 1);
@@ -122,29 +126,25 @@ fn keyword_before(
     window: usize,
 ) -> Option<&'static str> {
     let before = folded.get(..at)?;
-    // Char boundaries counted back from `at`, once.
-    let starts: Vec<usize> = before
+    // One walk back: far enough for the longest keyword to end in the window.
+    const LONGEST: usize = 32;
+    let start = before
         .char_indices()
         .rev()
-        .take(window + 40)
+        .nth(window + LONGEST - 1)
         .map(|(i, _)| i)
-        .collect();
+        .unwrap_or(0);
+    let near = before.get(start..)?;
     keywords.iter().copied().find(|k| {
-        let reach = window + k.chars().count();
-        let start = starts
-            .get(reach.saturating_sub(1))
-            .or(starts.last())
-            .copied()
-            .unwrap_or(0);
-        let Some(near) = before.get(start..) else {
-            return false;
-        };
         near.match_indices(k).any(|(i, _)| {
             let e = i + k.len();
             let letter = |j: usize| near.as_bytes().get(j).is_some_and(u8::is_ascii_alphabetic);
-            // Every hit in `near` ends within `window` of `at`.
-            !k.bytes().all(|c| c.is_ascii_alphabetic())
-                || ((i == 0 || !letter(i.wrapping_sub(1))) && !letter(e))
+            let ends_near = near
+                .get(e..)
+                .is_some_and(|rest| rest.chars().count() <= window);
+            ends_near
+                && (!k.bytes().all(|c| c.is_ascii_alphabetic())
+                    || ((i == 0 || !letter(i.wrapping_sub(1))) && !letter(e)))
         })
     })
 }
@@ -227,10 +227,6 @@ fn numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
         let (s, e, d) = (r.start, r.end, r.digits.as_str());
         let n = d.len();
         let plus = s > 0 && b(text, s - 1) == Some(b'+');
-        let id_kw = keyword_before(folded, s, cues.id_keywords, w);
-        let card_kw = keyword_before(folded, s, cues.card_keywords, w);
-        let account_kw = keyword_before(folded, s, cues.bank_account_keywords, w);
-        let phone_kw = keyword_before(folded, s, cues.phone_keywords, w);
         let id = |hint: String| finding("national-id", "national ID number", hint, s, e);
         if let Some(scheme) = digit_id(&r) {
             out.push(id(format!("{scheme}, format and check digit valid")));
@@ -238,6 +234,11 @@ fn numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
         } else if r.dotted {
             continue;
         }
+        let near = |keywords| keyword_before(folded, s, keywords, w);
+        let id_kw = near(cues.id_keywords);
+        let card_kw = near(cues.card_keywords);
+        let account_kw = near(cues.bank_account_keywords);
+        let phone_kw = near(cues.phone_keywords);
         let keyed = id_kw.map(|k| (k, keyed_id(k, d)));
         if let Some((k, Keyed::Scheme(scheme))) = keyed {
             out.push(id(format!("{scheme} after '{k}'")));
@@ -301,7 +302,11 @@ fn alnum_ids(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>)
     let words = ascii_words(text);
     for (k, &(s, e)) in words.iter().enumerate() {
         let w = &text[s..e];
-        let upper = w.to_ascii_uppercase();
+        // Only the lengths of a scheme are upper-cased and checked.
+        let upper = match w.len() {
+            9 | 10 | 16 => w.to_ascii_uppercase(),
+            _ => String::new(),
+        };
         let found = match upper.len() {
             9 if ck::sg_nric(&upper) => Some(("Singapore NRIC/FIN", e)),
             9 if ck::es_nif(&upper) && w.bytes().any(|c| c.is_ascii_digit()) => {
@@ -324,7 +329,14 @@ fn alnum_ids(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>)
         }
         .or_else(|| grouped_iban(text, &words[k..]).map(|end| ("IBAN", end)))
         .or_else(|| spaced_nino(text, &words[k..]).map(|end| ("UK National Insurance number", end)))
-        .or_else(|| hetu_at(text, s).map(|end| ("Finnish HETU", end)));
+        .or_else(|| {
+            let date_first =
+                w.len() == 11 || (w.len() == 6 && w.bytes().all(|c| c.is_ascii_digit()));
+            date_first
+                .then(|| hetu_at(text, s))
+                .flatten()
+                .map(|end| ("Finnish HETU", end))
+        });
         if let Some((scheme, end)) = found {
             let (family, label) = if scheme == "IBAN" {
                 ("bank-account", "bank account number (IBAN)")
@@ -395,7 +407,8 @@ fn grouped_iban(text: &str, words: &[(usize, usize)]) -> Option<usize> {
 /// A NINO written in groups ("AB 12 34 56 C").
 fn spaced_nino(text: &str, words: &[(usize, usize)]) -> Option<usize> {
     let &(s, e) = words.first()?;
-    if e - s != 2 {
+    let two_capitals = e - s == 2 && text.as_bytes()[s..e].iter().all(u8::is_ascii_uppercase);
+    if !two_capitals {
         return None;
     }
     joined(text, words, 5)

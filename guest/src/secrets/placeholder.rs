@@ -14,7 +14,6 @@ fn unquote(v: &str) -> &str {
 /// when it may be one.
 pub fn why_not_secret(v: &str) -> Option<&'static str> {
     let v = unquote(v.trim());
-    let lower = v.to_ascii_lowercase();
     let first = v.chars().next()?;
     if v.chars().all(|c| c == first)
         || v.chars()
@@ -42,6 +41,7 @@ pub fn why_not_secret(v: &str) -> Option<&'static str> {
     if code(v) {
         return Some("code, not a value");
     }
+    let lower = v.to_ascii_lowercase();
     let words = crate::config::CUES.secret_placeholders;
     if words.contains(&lower.as_str())
         || crate::config::CUES
