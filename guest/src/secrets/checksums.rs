@@ -26,7 +26,7 @@ pub fn luhn(s: &str) -> bool {
             _ => x,
         })
         .sum();
-    !d.is_empty() && sum % 10 == 0
+    !d.is_empty() && matches!(sum % 10, 0)
 }
 
 /// A payment card: Luhn plus an issuer prefix (IIN) that allows its length
@@ -220,7 +220,7 @@ pub fn au_tfn(s: &str) -> bool {
         _ => return false,
     };
     let Some(d) = digits(s) else { return false };
-    d.iter().zip(w).map(|(a, w)| a * w).sum::<u32>() % 11 == 0
+    matches!(d.iter().zip(w).map(|(a, w)| a * w).sum::<u32>() % 11, 0)
 }
 
 /// Italian codice fiscale: 6 letters, birth year, month letter, day, place
