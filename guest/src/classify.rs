@@ -165,12 +165,12 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
     let wp = &policy.write;
     let observed = c.observed_at.unwrap_or(now);
     let text = c.text.trim();
-    let secrets = secrets::find_secrets_with(text, wp);
-    let personal = secrets::find_personal_with(text, wp);
+    let found = secrets::detect(text, wp);
+    let (secrets, personal) = (found.secrets, found.personal);
     let mut hidden = secrets.clone();
     hidden.extend(personal.iter().filter(|f| f.family != "health").cloned());
     // Secrets and numbers are blanked so their characters are never cues.
-    let folded = fold(&secrets::mask(text, &hidden));
+    let folded = secrets::mask(&found.folded, &hidden);
     let s = scan(&folded, observed, wp);
     let trust = policy.source(c.source.kind);
     let untrusted = !trust.may_instruct && !trust.inferred;

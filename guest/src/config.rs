@@ -476,8 +476,26 @@ pub struct Cues {
     pub account_keywords: CueList,
     /// Values that are placeholders, not secrets.
     pub secret_placeholders: CueList,
-    /// Keywords that anchor a payment card or bank account number.
+    /// Parts of a value that make it a placeholder ("your_api_key_here").
+    pub placeholder_parts: CueList,
+    /// Key words that name a secret: any credential-like value is one.
+    pub secret_key_strong: CueList,
+    /// Key words that may name a secret: only a random-looking value is one.
+    pub secret_key_weak: CueList,
+    /// A key's last word naming a setting about a secret, not the secret
+    /// ("token_ttl", "password_file", "credentialsId").
+    pub secret_key_settings: CueList,
+    /// Token prefixes of digests and revisions, not credentials ("sha256-").
+    pub digest_prefixes: CueList,
+    /// Key types before a public key's base64 ("ssh-ed25519 AAAA…").
+    pub public_key_types: CueList,
+    /// Key words that make a "…key"/"…token" something other than a
+    /// credential ("public_key", "sort_key", "next_page_token").
+    pub non_secret_key_words: CueList,
+    /// Keywords that anchor a payment card number (Luhn-checked).
     pub card_keywords: CueList,
+    /// Keywords that anchor a bank account number (shorter than a card).
+    pub bank_account_keywords: CueList,
     /// Keywords that anchor a phone number.
     pub phone_keywords: CueList,
     /// Keywords that anchor a national ID number.
@@ -486,6 +504,8 @@ pub struct Cues {
     pub passport_keywords: CueList,
     /// Health conditions and diagnoses.
     pub health: CueList,
+    /// Keywords that anchor a health identifier (record, insurance number).
+    pub health_id_keywords: CueList,
 }
 
 /// Thresholds of classification and gating.
@@ -517,6 +537,11 @@ pub struct WritePolicy {
     pub entropy_min_bits: f64,
     /// … and class runs (upper/lower/digit) this short on average.
     pub entropy_max_mean_run: f64,
+    /// Single-case random tokens (letters and digits, base 36): at least
+    /// this long …
+    pub entropy_single_case_min_len: usize,
+    /// … with at least this Shannon entropy (bits per character).
+    pub entropy_single_case_min_bits: f64,
     /// A hex or base64 token near a secret keyword: at least this long.
     pub keyword_token_min_len: usize,
     /// How far (characters) a secret value may follow its keyword.
@@ -541,6 +566,8 @@ impl Default for WritePolicy {
             entropy_min_len: 20,
             entropy_min_bits: 3.5,
             entropy_max_mean_run: 2.2,
+            entropy_single_case_min_len: 32,
+            entropy_single_case_min_bits: 4.0,
             keyword_token_min_len: 16,
             keyword_window_chars: 24,
             env_dump_min_pairs: 3,
@@ -978,7 +1005,7 @@ pub static CUES: Cues = Cues {
         "private key", "private_key", "token", "auth token", "credential", "credentials", "密码",
         "口令", "密钥", "秘钥", "私钥", "令牌", "授权码", "验证码", "pin", "备用码", "恢复码", "动态码", "backup code",
         "backup codes", "recovery code", "recovery codes", "otp", "2fa code", "verification code",
-        "unseal key",
+        "unseal key", "key",
     ],
     account_keywords: &[
         "账号", "帐号", "账户", "用户名", "登录名", "username", "user", "login", "account",
@@ -988,19 +1015,58 @@ pub static CUES: Cues = Cues {
         "xxxx", "******", "<redacted>", "your_password", "password", "secret", "token", "n/a",
         "policy", "reset", "expired", "rotation", "manager", "vault",
     ],
+    placeholder_parts: &[
+        "example", "placeholder", "your_", "your-", "yourkey", "yourtoken", "yourpassword", "_here", "-here", "insert",
+        "replace", "changeme", "change_me", "dummy", "sample", "redacted", "fake", "foobar", "lorem",
+    ],
+    secret_key_strong: &[
+        "password", "passwd", "pwd", "pass", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey",
+        "credential", "credentials", "signature", "cookie", "signingkey", "encryptionkey", "masterkey",
+    ],
+    secret_key_weak: &["auth", "session", "private", "key", "sid", "salt", "hmac", "otp", "pin"],
+    secret_key_settings: &[
+        "id", "ids", "url", "uri", "urls", "path", "file", "dir", "name", "names", "type", "length", "len", "size",
+        "ttl", "timeout", "expiry", "expires", "expiration", "expire", "count", "version", "format", "field",
+        "header", "prefix", "hint", "policy", "mode", "enabled", "enable", "required", "provider", "endpoint",
+        "host", "port", "user", "username", "region", "algorithm", "alg", "label", "description", "desc", "env",
+        "location", "store", "manager", "rotation", "regex", "pattern", "reset", "min", "max", "limit", "arn",
+        "ref", "kind", "method", "scheme", "strategy", "lifetime", "age", "duration", "interval", "rate", "bits",
+    ],
+    non_secret_key_words: &[
+        "public", "pub", "publishable", "cache", "sort", "partition", "primary", "foreign", "idempotency",
+        "lookup", "page", "cursor", "continuation", "pagination", "hot", "dedup", "dedupe", "routing", "row",
+        "shard", "group", "index", "map", "csv", "max", "min", "num",
+    ],
+    public_key_types: &["ssh", "ecdsa"],
+    digest_prefixes: &[
+        "sha", "sha1", "sha256", "sha384", "sha512", "md5", "blake2b", "blake3", "crc32", "commit", "rev", "hash",
+        "build", "git", "uuid", "id", "h1",
+    ],
     card_keywords: &[
-        "卡号", "银行卡", "信用卡", "借记卡", "储蓄卡", "账户", "账号", "card number", "card no", "credit card",
-        "debit card", "bank card", "account number", "iban", "工资卡", "卡", "card", "acct",
+        "卡号", "银行卡", "信用卡", "借记卡", "储蓄卡", "card number", "card no", "credit card", "debit card",
+        "bank card", "工资卡", "卡", "card",
     ],
     phone_keywords: &[
         "电话", "手机", "手机号", "联系方式", "phone", "mobile", "tel", "cell", "whatsapp",
     ],
+    bank_account_keywords: &[
+        "account number", "account no", "bank account", "acct", "routing number", "银行账号", "银行账户",
+        "账户号", "收款账号", "konto", "账户", "账号",
+    ],
     id_keywords: &[
-        "身份证", "身份证号", "id card", "national id", "ssn", "social security",
+        "身份证", "身份证号", "证件号", "id card", "national id", "ssn", "social security", "social insurance",
+        "sin", "aadhaar", "aadhar", "pesel", "tax file number", "tfn", "steuer-id", "steuer id",
+        "steueridentifikationsnummer", "identifikationsnummer", "personnummer", "henkilötunnus", "hetu",
+        "nric", "national insurance", "ni number", "nino", "codice fiscale", "dni", "nif", "resident registration",
+        "주민등록번호", "tax id", "taxpayer", "itin", "社保号", "社会保障号", "nhs", "pan", "permanent account number",
     ],
     passport_keywords: &[
-        "驾照", "驾驶证", "driver licence", "driver's licence", "driver license", "driver's license", "driving licence", "licence number", "license number",
+        "驾照", "驾驶证", "driver licence", "driver's licence", "driver license", "driver's license", "driving licence", "licence number", "license number", "medical license", "dea number",
         "护照", "passport",
+    ],
+    health_id_keywords: &[
+        "medical record number", "medical record", "mrn", "patient id", "health insurance", "member id", "medicare",
+        "mbi", "insurance number", "nhs number", "病历号", "医保卡号", "医保号", "社保卡号", "就诊卡号", "住院号",
     ],
     health: &[
         "试管", "ivf", "情绪不稳定", "情绪不太稳定", "心理咨询", "心理医生", "therapist", "mental health",

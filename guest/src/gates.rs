@@ -16,11 +16,15 @@
 //!   explicitly asked to keep, a rule that removes a safety guard;
 //! - `active` otherwise.
 //!
-//! Personal data with an explicit ask is stored `pending` and unredacted,
-//! with sensitivity `sensitive`: redacting would destroy the value the user
-//! asked to keep, `pending` means a person confirms it before any use, and
+//! The rule for sensitive personal data (ID numbers, cards, bank accounts,
+//! health conditions): without an explicit ask from the user ("remember
+//! my…", "记住我…") it is `rejected`, whatever the kind — task state too;
+//! with one it is stored `pending` and unredacted, with sensitivity
+//! `sensitive`: redacting would destroy the value the user asked to keep,
+//! `pending` is the consent step (a person confirms it before any use), and
 //! `sensitive` is above recall's default ceiling, so it is never recalled
-//! unless a caller raises the ceiling.
+//! unless a caller raises the ceiling. Contact data (phone numbers) follows
+//! the same rule for lasting memory but may stay in task state, redacted.
 
 use crate::classify::Classification;
 use crate::config::Policy;
@@ -201,7 +205,15 @@ pub fn evaluate(input: &GateInput) -> GateOutcome {
             sensitivity = f.sensitivity();
         }
     }
-    let personal_blocks = storable && !gated.is_empty() && !explicit;
+    // Sensitive personal data (IDs, cards, bank accounts, health) without
+    // an explicit ask is rejected even as task state; contact data (phone
+    // numbers) may stay in task state, redacted.
+    let sensitive_data = gated
+        .iter()
+        .any(|f| f.sensitivity() == Sensitivity::Sensitive);
+    let working = cls.kind == CandidateKind::Working;
+    let personal_blocks =
+        !explicit && !gated.is_empty() && (storable || (working && sensitive_data));
     let personal_pending = storable && !gated.is_empty() && explicit;
     let sensitivity_gate = if !sig.secrets.is_empty() {
         sensitivity = Sensitivity::Sensitive;
@@ -579,17 +591,17 @@ mod tests {
     #[test]
     fn sensitivity_gate_secrets_from_every_source() {
         for source in [SourceKind::User, SourceKind::System, SourceKind::Tool] {
-            let o = Case::new("prod key AKIAIOSFODNN7EXAMPLE", source).run();
+            let o = Case::new("prod key AKIA2E0A8F3B244C9986", source).run();
             assert!(!passed(&o, GateName::Sensitivity));
             assert_eq!(o.disposition, Disposition::Rejected);
             assert!(reason(&o, GateName::Sensitivity).contains("AWS access key (AKIA…)"));
-            assert!(!reason(&o, GateName::Sensitivity).contains("IOSFODNN"));
+            assert!(!reason(&o, GateName::Sensitivity).contains("2E0A8F3B"));
         }
     }
 
     #[test]
     fn sensitivity_gate_personal_data() {
-        let o = Case::new("我的银行卡号 6222 0202 0001 1112 223", SourceKind::User).run();
+        let o = Case::new("我的银行卡号 6222 0202 0001 1112 220", SourceKind::User).run();
         assert!(!passed(&o, GateName::Sensitivity));
         assert_eq!(o.disposition, Disposition::Rejected);
         let o = Case::new("Remember my passport number is E12345678", SourceKind::User).run();
@@ -600,6 +612,21 @@ mod tests {
         assert_eq!(o.disposition, Disposition::Rejected);
         let o = Case::new("记住我对青霉素过敏，也有哮喘", SourceKind::User).run();
         assert_eq!(o.disposition, Disposition::Pending);
+    }
+
+    #[test]
+    fn sensitive_personal_data_is_rejected_even_as_task_state() {
+        // Task state with a card number and no ask: rejected, not kept.
+        let o = Case::new("这次先用这张卡 4111 1111 1111 1111 付款", SourceKind::User).run();
+        assert_eq!(o.disposition, Disposition::Rejected, "{:?}", o.gates);
+        assert!(reason(&o, GateName::Sensitivity).contains("without an explicit ask"));
+        // Contact data may stay in task state (redacted on write).
+        let o = Case::new(
+            "这次先用 Java 写，手机 13812345678 联系我",
+            SourceKind::User,
+        )
+        .run();
+        assert_eq!(o.disposition, Disposition::Working, "{:?}", o.gates);
     }
 
     #[test]

@@ -172,7 +172,7 @@ fn each_disposition_is_stored_as_promised() {
             ),
             cand(
                 "rejected",
-                "prod key AKIAIOSFODNN7EXAMPLE",
+                "prod key AKIA2E0A8F3B244C9986",
                 SourceKind::User,
             ),
             cand("none", "好的，谢谢！", SourceKind::User),
@@ -235,15 +235,15 @@ fn no_secret_reaches_the_store_in_any_form() {
     let w = World::new();
     let secrets = [
         (
-            "AKIAIOSFODNN7EXAMPLE",
-            "prod key AKIAIOSFODNN7EXAMPLE for the billing bucket",
+            "AKIA2E0A8F3B244C9986",
+            "prod key AKIA2E0A8F3B244C9986 for the billing bucket",
         ),
         ("R4t!u8Pq2z", "生产 MQ 账号 svc_ledger / R4t!u8Pq2z"),
         ("h7Kp!2wQz9Lm", "MYSQL_PASSWORD=h7Kp!2wQz9Lm"),
         ("s3cr3t!", "postgres://app:s3cr3t!@db.internal/orders"),
         (
-            "ghp_1234567890abcdefghijABCDEFGHIJ123456",
-            "CI uses ghp_1234567890abcdefghijABCDEFGHIJ123456",
+            "ghp_8Zq2Lm7Rt4Kx9Vb1Nc6Hd3Jf5Gs0Pw2Ay7Tq",
+            "CI uses ghp_8Zq2Lm7Rt4Kx9Vb1Nc6Hd3Jf5Gs0Pw2Ay7Tq",
         ),
     ];
     for source in [
