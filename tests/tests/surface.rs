@@ -77,6 +77,11 @@ fn exports_the_versioned_policy_interface() {
 fn the_component_is_small_and_stripped() {
     let e = engram();
     let bytes = e.runtime().info.bytes;
-    assert!(bytes < 1_000_000, "component is {bytes} bytes");
+    // A guard against bloat, not the target (docs/benchmarks.md). Raised
+    // from 1.0 MB when the write gate gained checksummed identifier schemes,
+    // key/value credential parsing and injection marker families (949 KB →
+    // 1,038 KB at opt-level 3; opt-level 2 saves 44 KB for 9 % slower
+    // classification, "s" 121 KB for 60 %: measured side by side).
+    assert!(bytes < 1_100_000, "component is {bytes} bytes");
     assert_eq!(e.runtime().info.sha256.len(), 64);
 }
