@@ -13,10 +13,10 @@
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 
-use engram_guest::api::Ctx;
-use engram_guest::config::Policy;
-use engram_guest::memstore::MemStore;
-use engram_guest::store::FixedClock;
+use engram_guest::core::api::Ctx;
+use engram_guest::core::config::Policy;
+use engram_guest::core::store::FixedClock;
+use engram_guest::testing::memstore::MemStore;
 use engram_guest::types::*;
 use serde_json::{json, Map, Value};
 
@@ -65,9 +65,9 @@ fn main() {
             policy: &policy,
         };
         let result = if remember {
-            engram_guest::remember::remember(&ctx, std::slice::from_ref(&c))
+            engram_guest::write::remember::remember(&ctx, std::slice::from_ref(&c))
         } else {
-            engram_guest::remember::classify(&ctx, std::slice::from_ref(&c))
+            engram_guest::write::remember::classify(&ctx, std::slice::from_ref(&c))
         };
         match result {
             Ok(ds) => {
@@ -194,7 +194,7 @@ fn parse_time(t: &str) -> Option<Datetime> {
         }
         _ => return None,
     };
-    let days = engram_guest::time::days_from_civil(y, mo as u32, d as u32);
+    let days = engram_guest::core::time::days_from_civil(y, mo as u32, d as u32);
     let local = days * 86_400_000 + ((h * 60 + mi) * 60 + sec) * 1000 + ms;
     Some(Datetime {
         epoch_ms: local - offset as i64 * 60_000,
@@ -203,14 +203,14 @@ fn parse_time(t: &str) -> Option<Datetime> {
 }
 
 fn kind_name(k: CandidateKind) -> &'static str {
-    engram_guest::model::candidate_kind_name(k)
+    engram_guest::core::model::candidate_kind_name(k)
 }
 
 fn decision_json(d: &Decision) -> Value {
     let mut gates = Map::new();
     for g in &d.gates {
         gates.insert(
-            engram_guest::gates::gate_name(g.gate).to_string(),
+            engram_guest::write::gates::gate_name(g.gate).to_string(),
             json!({"passed": g.passed, "reason": g.reason}),
         );
     }
@@ -236,7 +236,7 @@ fn decision_json(d: &Decision) -> Value {
         },
         "confidence": d.confidence,
         "sensitivity": format!("{:?}", d.sensitivity).to_lowercase(),
-        "occurred_at": d.occurred_at.map(engram_guest::time::rfc3339),
+        "occurred_at": d.occurred_at.map(engram_guest::core::time::rfc3339),
         "time_expression": d.time_expression,
         "policy_version": d.policy_version,
     })

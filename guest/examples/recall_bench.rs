@@ -8,10 +8,10 @@
 use std::io::{BufRead, BufReader, Write};
 use std::time::Instant;
 
-use engram_guest::api::Ctx;
-use engram_guest::config::Policy;
-use engram_guest::memstore::MemStore;
-use engram_guest::store::FixedClock;
+use engram_guest::core::api::Ctx;
+use engram_guest::core::config::Policy;
+use engram_guest::core::store::FixedClock;
+use engram_guest::testing::memstore::MemStore;
 use engram_guest::types::{
     Candidate, Datetime, Entry, ImportRecord, MemoryKind, Query, Scope, Source, SourceKind,
 };
@@ -42,7 +42,7 @@ fn parse_datetime(s: &str) -> Option<Datetime> {
         let mm: i64 = rest.get(4..6).and_then(|x| x.parse().ok()).unwrap_or(0);
         sign * (hh * 60 + mm)
     };
-    let days = engram_guest::time::days_from_civil(y, mo as u32, d as u32);
+    let days = engram_guest::core::time::days_from_civil(y, mo as u32, d as u32);
     let local = days * 86_400_000 + (h * 3600 + mi * 60 + se) * 1000;
     Some(Datetime {
         epoch_ms: local - off * 60_000,
@@ -206,9 +206,9 @@ fn main() {
         policy: &policy,
     };
     let t0 = Instant::now();
-    let receipts = engram_guest::remember::import_records(&ctx, &records).expect("import");
+    let receipts = engram_guest::write::remember::import_records(&ctx, &records).expect("import");
     let t1 = Instant::now();
-    let results = engram_guest::recall::recall(&ctx, &queries).expect("recall");
+    let results = engram_guest::read::recall::recall(&ctx, &queries).expect("recall");
     let t2 = Instant::now();
     let mut out = std::fs::File::create(&args[3]).expect("out");
     let mut read = 0u64;

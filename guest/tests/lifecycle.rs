@@ -4,16 +4,18 @@
 
 use std::cell::{Cell, RefCell};
 
-use engram_guest::api::Ctx;
-use engram_guest::config::Policy;
-use engram_guest::memstore::MemStore;
-use engram_guest::store::{FixedClock, Store};
+use engram_guest::core::api::Ctx;
+use engram_guest::core::config::Policy;
+use engram_guest::core::store::{FixedClock, Store};
+use engram_guest::lifecycle::{forget, sweep};
+use engram_guest::read::recall;
+use engram_guest::testing::memstore::MemStore;
 use engram_guest::types::*;
 use engram_guest::wit_store::{
     Filter, Principal, Receipt, ScopeMatch, StoreError, Stored, TermStats, Tombstone, WeightedTerm,
     WriteOp,
 };
-use engram_guest::{forget, lifecycle, recall, remember};
+use engram_guest::write::remember;
 
 const DAY: i64 = 86_400_000;
 /// 2026-08-01T10:00:00+08:00.
@@ -113,7 +115,7 @@ impl Env {
     }
 
     fn history(&self, id: &str) -> Vec<Memory> {
-        self.run(at(0), |ctx| lifecycle::history(ctx, id))
+        self.run(at(0), |ctx| sweep::history(ctx, id))
             .expect("history")
     }
 
@@ -229,9 +231,7 @@ fn xiao_wang_to_wang_gong_supersedes_and_history_keeps_both() {
 
     // list shows the current value only, with its status.
     let listed = env
-        .run(at(31), |ctx| {
-            lifecycle::list_memories(ctx, &user_scope(), &[])
-        })
+        .run(at(31), |ctx| sweep::list_memories(ctx, &user_scope(), &[]))
         .unwrap();
     assert_eq!(listed.len(), 1);
     assert_eq!(
@@ -240,7 +240,7 @@ fn xiao_wang_to_wang_gong_supersedes_and_history_keeps_both() {
     );
     let replaced = env
         .run(at(31), |ctx| {
-            lifecycle::list_memories(ctx, &user_scope(), &[Status::Superseded])
+            sweep::list_memories(ctx, &user_scope(), &[Status::Superseded])
         })
         .unwrap();
     assert_eq!(replaced.len(), 1);
@@ -550,7 +550,7 @@ fn a_leaked_password_is_forgotten_everywhere_and_cannot_come_back() {
     let hits = env
         .store
         .search(
-            &engram_guest::model::filter(&t7, ScopeMatch::Visible),
+            &engram_guest::core::model::filter(&t7, ScopeMatch::Visible),
             &[WeightedTerm {
                 term: leak.into(),
                 weight: 1.0,
@@ -620,7 +620,7 @@ fn an_expired_fact_is_not_recalled_now_but_is_as_of_before_its_expiry() {
     assert_eq!(env.recall_texts(at(20), q(Some(at(5)))).len(), 1);
     // The sweep marks it expired; as-of reads still find it.
     let report = env
-        .run(at(20), |ctx| lifecycle::sweep(ctx, &user_scope()))
+        .run(at(20), |ctx| sweep::sweep(ctx, &user_scope()))
         .unwrap();
     assert_eq!(report.expired, 1, "{report:?}");
     let h = env.history(d.memory_id.as_deref().unwrap());
@@ -1325,7 +1325,7 @@ fn forget_by_key_and_by_id_erase_every_revision() {
     assert_eq!(report.tombstones, 2, "one per distinct revision text");
     assert!(env.store.revisions(&id).unwrap().is_empty());
     assert!(matches!(
-        env.run(at(2), |ctx| lifecycle::history(ctx, &id)),
+        env.run(at(2), |ctx| sweep::history(ctx, &id)),
         Err(Error::NotFound(_))
     ));
 
@@ -1415,7 +1415,7 @@ fn sweep_expires_unverified_inferences_archives_idle_episodes_and_keeps_confirme
 
     // After a week the inference is gone; nothing else changed.
     let r = env
-        .run(at(8), |ctx| lifecycle::sweep(ctx, &user_scope()))
+        .run(at(8), |ctx| sweep::sweep(ctx, &user_scope()))
         .unwrap();
     assert_eq!(
         (r.inferences_expired, r.expired, r.archived),
@@ -1430,7 +1430,7 @@ fn sweep_expires_unverified_inferences_archives_idle_episodes_and_keeps_confirme
     // Years later the idle episode is archived (still readable by id); the
     // confirmed preference never decays away.
     let r = env
-        .run(at(3 * 365), |ctx| lifecycle::sweep(ctx, &user_scope()))
+        .run(at(3 * 365), |ctx| sweep::sweep(ctx, &user_scope()))
         .unwrap();
     assert_eq!(
         (r.inferences_expired, r.expired, r.archived),
@@ -1445,7 +1445,7 @@ fn sweep_expires_unverified_inferences_archives_idle_episodes_and_keeps_confirme
     );
     // A second sweep has nothing left to do.
     let r = env
-        .run(at(3 * 365), |ctx| lifecycle::sweep(ctx, &user_scope()))
+        .run(at(3 * 365), |ctx| sweep::sweep(ctx, &user_scope()))
         .unwrap();
     assert_eq!((r.inferences_expired, r.expired, r.archived), (0, 0, 0));
     // The sweep wrote an audit event with its counts.
@@ -1480,7 +1480,7 @@ fn a_verified_inference_does_not_expire() {
     );
     assert_eq!(said.disposition, Disposition::Active);
     let r = env
-        .run(at(30), |ctx| lifecycle::sweep(ctx, &user_scope()))
+        .run(at(30), |ctx| sweep::sweep(ctx, &user_scope()))
         .unwrap();
     assert_eq!(r.inferences_expired, 0, "{r:?}");
     let h = env.history(guess.memory_id.as_deref().unwrap());
@@ -1517,7 +1517,7 @@ fn sweep_settles_a_conflict_whose_other_side_expired() {
     );
     assert_eq!(b.action, WriteAction::Conflicted, "{:?}", b.reasons);
     let r = env
-        .run(at(6), |ctx| lifecycle::sweep(ctx, &user_scope()))
+        .run(at(6), |ctx| sweep::sweep(ctx, &user_scope()))
         .unwrap();
     assert_eq!(r.expired, 1);
     let h = env.history(a.memory_id.as_deref().unwrap());
@@ -1678,7 +1678,7 @@ fn every_write_order_keeps_one_active_revision_per_statement() {
     );
     // The sweep expires one side of the conflict and promotes the other.
     let r = run_on(&store, &env.policy, at(11), |ctx| {
-        lifecycle::sweep(ctx, &user_scope())
+        sweep::sweep(ctx, &user_scope())
     })
     .expect("sweep");
     assert_eq!(r.expired, 1);

@@ -2,19 +2,20 @@
 //! stored per disposition, idempotence, secrets never stored anywhere,
 //! rate limits, tombstones, time resolution in the speaker's offset.
 
-use engram_guest::api::Ctx;
-use engram_guest::config::Policy;
-use engram_guest::memstore::MemStore;
-use engram_guest::model::filter;
-use engram_guest::remember::{classify, remember};
-use engram_guest::store::{FixedClock, Store};
+use engram_guest::core::api::Ctx;
+use engram_guest::core::config::Policy;
+use engram_guest::core::model::filter;
+use engram_guest::core::store::{FixedClock, Store};
+use engram_guest::testing::memstore::MemStore;
 use engram_guest::types::*;
 use engram_guest::wit_store::{ScopeMatch, WriteOp};
+use engram_guest::write::remember::{classify, remember};
 
 /// 2026-09-02T10:00:00+08:00 (a Wednesday in Shanghai).
 fn shanghai_now() -> Datetime {
     Datetime {
-        epoch_ms: engram_guest::time::days_from_civil(2026, 9, 2) * 86_400_000 + 2 * 3_600_000,
+        epoch_ms: engram_guest::core::time::days_from_civil(2026, 9, 2) * 86_400_000
+            + 2 * 3_600_000,
         offset_minutes: 480,
     }
 }
@@ -315,8 +316,8 @@ fn the_rate_limit_counts_this_batch_too() {
 #[test]
 fn erased_content_is_not_written_again() {
     let w = World::new();
-    let t =
-        engram_guest::tombstone::for_text("BlueFalcon", "text", shanghai_now()).expect("tombstone");
+    let t = engram_guest::lifecycle::tombstone::for_text("BlueFalcon", "text", shanghai_now())
+        .expect("tombstone");
     w.store.commit(&[WriteOp::Tombstone(t)]).expect("commit");
     let c = cand(
         "x",
@@ -372,7 +373,7 @@ fn relative_times_resolve_in_the_speakers_offset() {
     let ds = classify(&w.ctx(), &[sh, la]).expect("classify");
     assert_eq!(ds[0].kind, CandidateKind::Episodic);
     assert_eq!(ds[1].kind, CandidateKind::Episodic);
-    let rfc = |d: &Decision| d.occurred_at.map(engram_guest::time::rfc3339);
+    let rfc = |d: &Decision| d.occurred_at.map(engram_guest::core::time::rfc3339);
     assert_eq!(rfc(&ds[0]).as_deref(), Some("2026-09-01T00:00:00+08:00"));
     assert_eq!(ds[0].time_expression.as_deref(), Some("昨天"));
     assert_eq!(rfc(&ds[1]).as_deref(), Some("2026-08-31T00:00:00-07:00"));

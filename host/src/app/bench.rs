@@ -1080,7 +1080,7 @@ fn wasm_native(engram: &Engram, plan: &Plan, path: &Path) -> Result<(f64, Value)
     let (wasm_backend, wasm_time) = TimedBackend::new(Box::new(open_sqlite(path)?));
     let mut wasm_backend: Box<dyn Backend> = Box::new(wasm_backend);
     let native = NativeStore::new(principal.clone(), Box::new(open_sqlite(path)?));
-    let native_clock = engram_guest::store::FixedClock(now.cv());
+    let native_clock = engram_guest::core::store::FixedClock(now.cv());
 
     let queries: Vec<w::Query> = (0..plan.ratio_queries)
         .map(|i| workload::query(plan.seed, 20_000_000 + i))
@@ -1128,8 +1128,8 @@ fn wasm_native(engram: &Engram, plan: &Plan, path: &Path) -> Result<(f64, Value)
             let s0 = native.ns();
             let t = Instant::now();
             // The component builds its configuration on every call too.
-            let policy = engram_guest::config::Policy::default();
-            let $ctx = engram_guest::api::Ctx {
+            let policy = engram_guest::core::config::Policy::default();
+            let $ctx = engram_guest::core::api::Ctx {
                 store: &native,
                 clock: &native_clock,
                 policy: &policy,
@@ -1147,7 +1147,7 @@ fn wasm_native(engram: &Engram, plan: &Plan, path: &Path) -> Result<(f64, Value)
             let a = in_wasm!(rank.wasm, |p, s| p
                 .engram_memory_policy()
                 .call_recall(&mut s, std::slice::from_ref(q)));
-            let b = native!(rank.native, |ctx| engram_guest::recall::recall(
+            let b = native!(rank.native, |ctx| engram_guest::read::recall::recall(
                 &ctx,
                 std::slice::from_ref(&gq)
             ));
@@ -1171,7 +1171,7 @@ fn wasm_native(engram: &Engram, plan: &Plan, path: &Path) -> Result<(f64, Value)
             let a = in_wasm!(class.wasm, |p, s| p
                 .engram_memory_policy()
                 .call_classify(&mut s, batch));
-            let b = native!(class.native, |ctx| engram_guest::remember::classify(
+            let b = native!(class.native, |ctx| engram_guest::write::remember::classify(
                 &ctx, &gb
             ));
             class.items += batch.len() as u64;

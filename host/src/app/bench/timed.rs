@@ -166,7 +166,7 @@ impl NativeStore {
 
 type GResult<T> = Result<T, engram_guest::wit_store::StoreError>;
 
-impl engram_guest::store::Store for NativeStore {
+impl engram_guest::core::store::Store for NativeStore {
     fn principal(&self) -> engram_guest::wit_store::Principal {
         self.principal.clone().cv()
     }

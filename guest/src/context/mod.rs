@@ -1,0 +1,4 @@
+//! Context packing and compression.
+
+pub mod compress;
+pub mod pack;

@@ -1,0 +1,6 @@
+//! The read pipeline: index terms, intent, ranking, recall.
+
+pub mod index;
+pub mod intent;
+pub mod rank;
+pub mod recall;

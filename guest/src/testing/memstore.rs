@@ -1,0 +1,339 @@
+//! An in-memory `Store` with the same semantics the hosts' stores promise:
+//! principal checks, pushed-down filters, term search, all-or-nothing
+//! commits with compare-and-swap and the one-active-revision-per-key rule.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::core::model::{
+    principal_covers, scope_denial, scope_visible, semantic_key, sensitivity_rank,
+};
+use crate::core::store::Store;
+use crate::types::{Datetime, Memory, Scope, Status};
+use crate::wit_store::{
+    Filter, Principal, Receipt, ScopeMatch, StoreError, Stored, TermStats, Tombstone, WeightedTerm,
+    WriteOp,
+};
+
+#[derive(Clone, Default)]
+struct State {
+    /// (id, revision) → (stored, index terms with repeats)
+    rows: BTreeMap<(String, u32), (Stored, Vec<String>)>,
+    events: Vec<(String, u64, crate::wit_store::Event)>,
+    tombstones: Vec<Tombstone>,
+    next_etag: u64,
+}
+
+pub struct MemStore {
+    principal: Principal,
+    state: RefCell<State>,
+    /// Records handed to the guest so far (tests assert bounded reads).
+    pub reads: RefCell<u64>,
+}
+
+impl MemStore {
+    pub fn new(principal: Principal) -> Self {
+        MemStore {
+            principal,
+            state: RefCell::new(State::default()),
+            reads: RefCell::new(0),
+        }
+    }
+
+    /// A store for one whole tenant.
+    pub fn for_tenant(tenant: &str) -> Self {
+        Self::new(Principal {
+            tenant: tenant.to_string(),
+            user: None,
+            project: None,
+        })
+    }
+
+    /// Every appended event (session, sequence, event), for tests.
+    pub fn events(&self) -> Vec<(String, u64, crate::wit_store::Event)> {
+        self.state.borrow().events.clone()
+    }
+
+    fn check(&self, scope: &Scope) -> Result<(), StoreError> {
+        match scope_denial(&self.principal, scope) {
+            None => Ok(()),
+            Some(why) => Err(StoreError::Denied(why)),
+        }
+    }
+
+    fn count_read(&self, n: usize) {
+        *self.reads.borrow_mut() += n as u64;
+    }
+}
+
+/// Does a memory pass a filter? The reference semantics of `filter`.
+pub fn filter_matches(f: &Filter, m: &Memory) -> bool {
+    let scope_ok = match f.scope_match {
+        ScopeMatch::Exact => m.scope == f.scope,
+        ScopeMatch::Visible => scope_visible(&m.scope, &f.scope),
+        ScopeMatch::Within => crate::core::model::scope_within(&m.scope, &f.scope),
+    };
+    let key = semantic_key(m);
+    scope_ok
+        && (f.kinds.is_empty() || f.kinds.contains(&m.kind))
+        && (f.statuses.is_empty() || f.statuses.contains(&m.status))
+        && !(f.exclude_archived && m.status == Status::Archived)
+        && f.valid_at
+            .is_none_or(|t| crate::core::time::within(t, m.valid_from, m.valid_to))
+        && f.sensitivity_max
+            .is_none_or(|s| sensitivity_rank(m.sensitivity) <= sensitivity_rank(s))
+        && f.subject
+            .as_ref()
+            .is_none_or(|s| key.is_some_and(|k| k.0 == s))
+        && f.predicate
+            .as_ref()
+            .is_none_or(|p| key.is_some_and(|k| k.1 == p))
+        && f.condition
+            .as_ref()
+            .is_none_or(|c| key.is_some_and(|k| k.2 == c.as_deref()))
+        && f.source_ref.as_ref().is_none_or(|r| {
+            m.provenance.source.reference.as_ref() == Some(r)
+                || m.provenance.source_event_ids.contains(r)
+        })
+}
+
+/// Newest first: by `updated-at`, then id, then revision.
+fn newest_first(a: &Stored, b: &Stored) -> std::cmp::Ordering {
+    b.memory
+        .updated_at
+        .epoch_ms
+        .cmp(&a.memory.updated_at.epoch_ms)
+        .then_with(|| a.memory.id.cmp(&b.memory.id))
+        .then_with(|| b.memory.revision.cmp(&a.memory.revision))
+}
+
+impl Store for MemStore {
+    fn principal(&self) -> Principal {
+        self.principal.clone()
+    }
+
+    fn find(&self, filter: &Filter, limit: u32) -> Result<Vec<Stored>, StoreError> {
+        self.check(&filter.scope)?;
+        let st = self.state.borrow();
+        let mut out: Vec<Stored> = st
+            .rows
+            .values()
+            .filter(|(s, _)| filter_matches(filter, &s.memory))
+            .map(|(s, _)| s.clone())
+            .collect();
+        out.sort_by(newest_first);
+        out.truncate(limit as usize);
+        self.count_read(out.len());
+        Ok(out)
+    }
+
+    fn revisions(&self, id: &str) -> Result<Vec<Stored>, StoreError> {
+        let st = self.state.borrow();
+        let out: Vec<Stored> = st
+            .rows
+            .values()
+            .filter(|(s, _)| {
+                s.memory.id == id && principal_covers(&self.principal, &s.memory.scope)
+            })
+            .map(|(s, _)| s.clone())
+            .collect();
+        self.count_read(out.len());
+        Ok(out)
+    }
+
+    fn stats(&self, filter: &Filter, terms: &[String]) -> Result<TermStats, StoreError> {
+        self.check(&filter.scope)?;
+        let st = self.state.borrow();
+        let docs: Vec<&(Stored, Vec<String>)> = st
+            .rows
+            .values()
+            .filter(|(s, _)| filter_matches(filter, &s.memory))
+            .collect();
+        let n = docs.len() as u64;
+        let total: u64 = docs.iter().map(|(s, _)| s.length as u64).sum();
+        let frequencies = terms
+            .iter()
+            .map(|t| docs.iter().filter(|(_, ts)| ts.contains(t)).count() as u64)
+            .collect();
+        Ok(TermStats {
+            documents: n,
+            average_length: if n == 0 { 0.0 } else { total as f64 / n as f64 },
+            frequencies,
+        })
+    }
+
+    fn search(
+        &self,
+        filter: &Filter,
+        terms: &[WeightedTerm],
+        limit: u32,
+    ) -> Result<Vec<Stored>, StoreError> {
+        self.check(&filter.scope)?;
+        let st = self.state.borrow();
+        let mut scored: Vec<(f64, &Stored, &Vec<String>)> = st
+            .rows
+            .values()
+            .filter(|(s, _)| filter_matches(filter, &s.memory))
+            .filter_map(|(s, ts)| {
+                let w: f64 = terms
+                    .iter()
+                    .filter(|t| ts.contains(&t.term))
+                    .map(|t| t.weight)
+                    .sum();
+                let matched = terms.iter().any(|t| ts.contains(&t.term));
+                matched.then_some((w, s, ts))
+            })
+            .collect();
+        scored.sort_by(|a, b| {
+            b.0.partial_cmp(&a.0)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then_with(|| a.1.memory.id.cmp(&b.1.memory.id))
+                .then_with(|| a.1.memory.revision.cmp(&b.1.memory.revision))
+        });
+        let out: Vec<Stored> = scored
+            .into_iter()
+            .take(limit as usize)
+            .map(|(_, s, ts)| Stored {
+                frequencies: terms
+                    .iter()
+                    .map(|t| ts.iter().filter(|x| **x == t.term).count() as u32)
+                    .collect(),
+                ..s.clone()
+            })
+            .collect();
+        self.count_read(out.len());
+        Ok(out)
+    }
+
+    fn commit(&self, ops: &[WriteOp]) -> Result<Receipt, StoreError> {
+        let mut next = self.state.borrow().clone();
+        let mut receipt = Receipt {
+            sequences: Vec::new(),
+            etags: Vec::new(),
+        };
+        for op in ops {
+            match op {
+                WriteOp::Insert(ins) => {
+                    self.check(&ins.memory.scope)?;
+                    let key = (ins.memory.id.clone(), ins.memory.revision);
+                    if next.rows.contains_key(&key) {
+                        return Err(StoreError::Conflict(format!(
+                            "revision {} of {} already exists",
+                            key.1, key.0
+                        )));
+                    }
+                    next.next_etag += 1;
+                    let stored = Stored {
+                        memory: ins.memory.clone(),
+                        etag: next.next_etag,
+                        length: ins.index_terms.len() as u32,
+                        frequencies: Vec::new(),
+                    };
+                    receipt.etags.push(stored.etag);
+                    next.rows.insert(key, (stored, ins.index_terms.clone()));
+                }
+                WriteOp::Update(up) => {
+                    self.check(&up.memory.scope)?;
+                    let key = (up.memory.id.clone(), up.memory.revision);
+                    let Some((cur, _)) = next.rows.get(&key) else {
+                        return Err(StoreError::Conflict(format!(
+                            "revision {} of {} does not exist",
+                            key.1, key.0
+                        )));
+                    };
+                    if cur.etag != up.expected_etag {
+                        return Err(StoreError::Conflict(format!(
+                            "{} revision {} changed (etag {} != expected {})",
+                            key.0, key.1, cur.etag, up.expected_etag
+                        )));
+                    }
+                    next.next_etag += 1;
+                    let stored = Stored {
+                        memory: up.memory.clone(),
+                        etag: next.next_etag,
+                        length: up.index_terms.len() as u32,
+                        frequencies: Vec::new(),
+                    };
+                    receipt.etags.push(stored.etag);
+                    next.rows.insert(key, (stored, up.index_terms.clone()));
+                }
+                WriteOp::Erase(id) => {
+                    let keys: Vec<_> = next
+                        .rows
+                        .iter()
+                        .filter(|(k, _)| &k.0 == id)
+                        .map(|(k, (s, _))| (k.clone(), s.memory.scope.clone()))
+                        .collect();
+                    for (k, scope) in keys {
+                        self.check(&scope)?;
+                        next.rows.remove(&k);
+                    }
+                }
+                WriteOp::ScrubEvents(fragment) => {
+                    for (_, _, e) in next.events.iter_mut() {
+                        if e.scope.tenant == self.principal.tenant {
+                            e.payload = e.payload.replace(fragment.as_str(), "[erased]");
+                        }
+                    }
+                }
+                WriteOp::Tombstone(t) => next.tombstones.push(t.clone()),
+                WriteOp::Append(e) => {
+                    self.check(&e.scope)?;
+                    let seq = next
+                        .events
+                        .iter()
+                        .filter(|(s, _, _)| s == &e.session)
+                        .count() as u64
+                        + 1;
+                    receipt.sequences.push(seq);
+                    next.events.push((e.session.clone(), seq, e.clone()));
+                }
+                WriteOp::Touch(r) => {
+                    if let Some((s, _)) = next.rows.get_mut(&(r.id.clone(), r.revision)) {
+                        s.memory.access_count += 1;
+                    }
+                }
+            }
+        }
+        check_one_active_per_key(&next)?;
+        *self.state.borrow_mut() = next;
+        Ok(receipt)
+    }
+
+    fn tombstones(&self) -> Result<Vec<Tombstone>, StoreError> {
+        Ok(self.state.borrow().tombstones.clone())
+    }
+
+    fn count_events(&self, scope: &Scope, kind: &str, since: Datetime) -> Result<u64, StoreError> {
+        self.check(scope)?;
+        Ok(self
+            .state
+            .borrow()
+            .events
+            .iter()
+            .filter(|(_, _, e)| {
+                e.kind == kind && e.scope == *scope && e.at.epoch_ms >= since.epoch_ms
+            })
+            .count() as u64)
+    }
+}
+
+/// The store-level invariant: at most one active revision per semantic key.
+fn check_one_active_per_key(st: &State) -> Result<(), StoreError> {
+    let mut seen = BTreeSet::new();
+    for (s, _) in st.rows.values() {
+        let m = &s.memory;
+        if m.status != Status::Active {
+            continue;
+        }
+        if let Some((subj, pred, cond)) = semantic_key(m) {
+            let key = (format!("{:?}", m.scope), subj, pred, cond);
+            if !seen.insert(key) {
+                return Err(StoreError::Conflict(format!(
+                    "a second active revision of ({subj}, {pred}) would result"
+                )));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,366 @@
+//! Credentials given as a key and a value, in any syntax: environment
+//! (`X_TOKEN=…`), YAML (`signing_key: …`), JSON (`"client_secret": "…"`),
+//! INI, code (`setProperty("X_TOKEN", "…")`, `os.environ["X"] = "…"`,
+//! `String doToken = "…"`), CLI flags (`--password …`, `--user name:pass`)
+//! and HTTP headers (`X-Api-Key: …`). One pass finds keys that name a
+//! secret and reads the value after the syntax's separator; the value is
+//! then judged by its shape (placeholders and code are not secrets).
+
+use super::placeholder::why_not_secret;
+use super::{b, credential_like, looks_random, run, Finding};
+use crate::core::config::WritePolicy;
+
+/// A key naming a secret and the value after it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pair {
+    pub key: String,
+    pub value: String,
+    /// The value's byte range (without quotes).
+    pub start: usize,
+    pub end: usize,
+    pub quoted: bool,
+    /// How strongly the key names a secret.
+    pub strength: KeyStrength,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyStrength {
+    /// "password", "api_key", "X_TOKEN": any credential-like value.
+    Strong,
+    /// "auth", "session", "private": only a random-looking value.
+    Weak,
+}
+
+fn key_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-')
+}
+
+/// The words of a key, lower-cased: split on `_ . -` and on lower→upper
+/// case changes ("doToken" → do, token; "X-Api-Key" → x, api, key).
+fn key_words(key: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    for c in key.chars() {
+        if matches!(c, '_' | '.' | '-') {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        cur.push(c.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+/// How a key names a secret, if it does. A key ending in a word that
+/// names something else ("…_id", "…Url", "…_ttl", "…_file") is a setting
+/// about a secret, not one.
+pub fn key_strength(key: &str) -> Option<KeyStrength> {
+    let cues = &crate::core::config::CUES;
+    // Most keys name no secret: look for a stem's letters before splitting.
+    let contains = |stem: &&str| {
+        key.as_bytes()
+            .windows(stem.len())
+            .any(|w| w.eq_ignore_ascii_case(stem.as_bytes()))
+    };
+    if !cues
+        .secret_key_strong
+        .iter()
+        .chain(cues.secret_key_weak)
+        .any(contains)
+    {
+        return None;
+    }
+    let words = key_words(key);
+    let last = words.last()?;
+    if cues.secret_key_settings.contains(&last.as_str())
+        || words
+            .iter()
+            .any(|w| cues.non_secret_key_words.contains(&w.as_str()))
+    {
+        return None;
+    }
+    // "dbpassword", "accesstoken": a word ending in a stem counts;
+    // "tokenizer", "bypass" do not.
+    let names = |w: &&str| {
+        words
+            .iter()
+            .any(|x| x == w || (w.len() >= 5 && x.ends_with(*w)))
+    };
+    if cues.secret_key_strong.iter().any(names) {
+        return Some(KeyStrength::Strong);
+    }
+    // "STRIPE_KEY", "signing_key": a qualified key; a bare "key" is weak.
+    if last == "key" && words.len() > 1 {
+        return Some(KeyStrength::Strong);
+    }
+    cues.secret_key_weak
+        .iter()
+        .any(|w| words.iter().any(|x| x == w))
+        .then_some(KeyStrength::Weak)
+}
+
+/// Every key naming a secret with the value after it, in one pass.
+pub fn pairs(text: &str) -> Vec<Pair> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        if !b(text, i).is_some_and(key_char) || (i > 0 && b(text, i - 1).is_some_and(key_char)) {
+            i += 1;
+            continue;
+        }
+        let ke = run(text, i, key_char);
+        let raw = &text[i..ke];
+        let key = raw.trim_start_matches('-').trim_end_matches(['.', '-']);
+        let cli = raw.starts_with('-');
+        let key_end = i + raw.trim_end_matches(['.', '-']).len();
+        // The syntax first (cheap, and most words have no value after
+        // them), then the key's words.
+        if let Some((start, end, quoted)) = value_after_key(text, i, key_end, cli) {
+            if let Some(strength) = key_strength(key) {
+                out.push(Pair {
+                    key: key.to_string(),
+                    value: text[start..end].to_string(),
+                    start,
+                    end,
+                    quoted,
+                    strength,
+                });
+            } else if cli && matches!(key, "u" | "user" | "proxy-user" | "U") {
+                // curl's `--user name:password`: the part after the colon.
+                if let Some(colon) = text[start..end].find(':') {
+                    out.push(Pair {
+                        key: key.to_string(),
+                        value: text[start + colon + 1..end].to_string(),
+                        start: start + colon + 1,
+                        end,
+                        quoted: false,
+                        strength: KeyStrength::Strong,
+                    });
+                }
+            }
+        }
+        i = ke.max(i + 1);
+    }
+    out
+}
+
+/// The value after a key ending at `ke`: past a closing quote or bracket
+/// (`"X_TOKEN", "…"`, `["X"] = "…"`), one separator (`=`, `:`, `:=`, `=>`,
+/// a comma between call arguments, whitespace after a CLI flag) and an
+/// opening quote. A quoted value runs to its closing quote on the line.
+fn value_after_key(text: &str, ks: usize, ke: usize, cli: bool) -> Option<(usize, usize, bool)> {
+    let opened = ks > 0 && matches!(b(text, ks - 1), Some(b'"' | b'\''));
+    let mut j = ke;
+    if opened && b(text, j) == b(text, ks - 1) {
+        j += 1;
+    }
+    if b(text, j) == Some(b']') {
+        j += 1;
+    }
+    let spaces = |j: usize| run(text, j, |c| c == b' ' || c == b'\t');
+    let after_space = spaces(j);
+    let rest = text.get(after_space..)?;
+    let sep = [":=", "=>", "=", ":"]
+        .into_iter()
+        .find(|s| rest.starts_with(s))
+        .filter(|_| !rest.starts_with("://") && !rest.starts_with("=="));
+    j = match sep {
+        Some(s) => spaces(after_space + s.len()),
+        None if opened && rest.starts_with(',') => spaces(after_space + 1),
+        None if cli && after_space > j => after_space,
+        None => return None,
+    };
+    match b(text, j) {
+        Some(q @ (b'"' | b'\'' | b'`')) => {
+            let s = j + 1;
+            let len = text
+                .get(s..)?
+                .find(|c: char| c as u32 == q as u32 || c == '\n')?;
+            (len > 0 && b(text, s + len) == Some(q)).then_some((s, s + len, true))
+        }
+        // A bracketed placeholder ("[PASSWORD]", "<token>", "{key}") as a whole.
+        Some(o @ (b'[' | b'<' | b'{')) => {
+            let close = match o {
+                b'[' => ']',
+                b'<' => '>',
+                _ => '}',
+            };
+            let len = text.get(j..)?.find([close, '\n'])?;
+            (b(text, j + len) == Some(close as u8)).then_some((j, j + len + 1, false))
+        }
+        _ => {
+            let e = run(text, j, |c| {
+                c.is_ascii_graphic()
+                    && !matches!(c, b',' | b';' | b'"' | b'\'' | b']' | b'}' | b'>' | b'&')
+            });
+            let mut e = e;
+            while e > j
+                && matches!(b(text, e - 1), Some(b'.' | b')' | b':'))
+                && !text[j..e].contains('(')
+            {
+                e -= 1;
+            }
+            (e > j).then_some((j, e, false))
+        }
+    }
+}
+
+/// Is a pair's value a secret? Placeholders, references and code are not;
+/// a strong key takes any credential-like value (a quoted passphrase of a
+/// few words too); a weak key only a random-looking one.
+pub fn is_secret_value(p: &Pair, wp: &WritePolicy) -> bool {
+    let v = p.value.trim();
+    if v.len() < 4 || why_not_secret(v).is_some() || v.contains("://") {
+        return false;
+    }
+    // An unquoted identifier without digits ("DB_PASSWORD", "authToken")
+    // names a variable.
+    let identifier = v.bytes().all(|c| c.is_ascii_alphabetic() || c == b'_')
+        && (v.contains('_') || v.bytes().skip(1).any(|c| c.is_ascii_uppercase()));
+    if identifier && !p.quoted {
+        return false;
+    }
+    let words = v.split_whitespace().count();
+    match p.strength {
+        KeyStrength::Strong if words > 1 => p.quoted && words <= 6 && v.len() <= 64,
+        KeyStrength::Strong => credential_like(v),
+        KeyStrength::Weak => {
+            words == 1 && v.len() >= 16 && (looks_random(v, wp) || super::random_by_alphabet(v, wp))
+        }
+    }
+}
+
+/// Secrets given as key/value pairs.
+pub fn key_values(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
+    for p in pairs(text) {
+        if is_secret_value(&p, wp) {
+            out.push(super::finding(
+                "secret-assignment",
+                "secret in a key/value pair",
+                format!("{}=…", p.key),
+                p.start,
+                p.end,
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        key_values(text, &WritePolicy::default(), &mut out);
+        out.iter()
+            .map(|f| text[f.start..f.end].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn keys_by_their_words() {
+        assert_eq!(key_words("doToken"), vec!["do", "token"]);
+        assert_eq!(key_words("X-Api-Key"), vec!["x", "api", "key"]);
+        assert_eq!(key_strength("BUNDLE__COMToken"), Some(KeyStrength::Strong));
+        assert_eq!(key_strength("STRIPE_KEY"), Some(KeyStrength::Strong));
+        assert_eq!(key_strength("auth"), Some(KeyStrength::Weak));
+        for k in [
+            "credentialsId",
+            "UserSecretsId",
+            "apiUrl",
+            "token_ttl",
+            "password_file",
+            "keyboard",
+            "monkey",
+            "public_key",
+            "sort_key",
+            "next_page_token",
+            "max_tokens",
+            "tokenizer",
+            "secretKeyRef",
+        ] {
+            assert_eq!(key_strength(k), None, "{k}");
+        }
+    }
+
+    #[test]
+    fn every_syntax() {
+        let v = "q8Lr2Vx7Nw4Kp1Zt";
+        for text in [
+            format!("ORDER_TOKEN={v}"),
+            format!("export ORDER_TOKEN=\"{v}\""),
+            format!("signing_key: {v}"),
+            format!("{{\"client_secret\": \"{v}\"}}"),
+            format!("[db]\npassword = {v}"),
+            format!("System.setProperty(\"PAYMENTS_TOKEN\", \"{v}\");"),
+            format!("os.environ[\"ORDER_SECRET\"] = \"{v}\""),
+            format!("String doToken = \"{v}\";"),
+            format!("mysql --password {v} orders"),
+            format!("mysql --password={v} orders"),
+            format!("curl --user deploy:{v} https://ci"),
+            format!("curl -u deploy:{v} https://ci"),
+            format!("X-Api-Key: {v}"),
+            format!("$config['api_key'] => '{v}'"),
+            format!("?access_token={v}&page=2"),
+        ] {
+            assert_eq!(found(&text), vec![v.to_string()], "{text}");
+        }
+    }
+
+    #[test]
+    fn quoted_values_with_spaces() {
+        assert_eq!(
+            found("vault passphrase = \"blue harbor 70 kite\""),
+            vec!["blue harbor 70 kite"]
+        );
+        assert!(found(
+            "description = \"the password must be rotated every ninety days by the owner\""
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn placeholders_references_and_code_are_not_secrets() {
+        for text in [
+            "API_KEY=your_api_key_here",
+            "export GITHUB_TOKEN=<token>",
+            "password: [PASSWORD]",
+            "DB_PASSWORD=${DB_PASSWORD}",
+            "secret_key = get_secret_key()",
+            "TOKEN=$(vault read -field=token secret/ci)",
+            "password = DB_PASSWORD",
+            "token = self.settings.auth_token",
+            "api_key: \"xxxxxxxxxxxxxxxx\"",
+            "PuttyPassword=0",
+            "credentialsId: 'ff083f76-7804-4ef1-80e4-fe975bb9141b'",
+            "auth: kerberos",
+            "session = 3600",
+            "password_min_length = 12",
+            "publicKey: AAAAB3NzaC1yc2EAAAADAQABAAABAQC7",
+            "next_page_token: CiAKGjBpNDd2Nmp1dDAwMDA",
+            "withCredentials: true",
+            "credentials: 'include'",
+            "secret: db-creds",
+            "signature: John Smith",
+            "tokenizer: bert-base-uncased",
+        ] {
+            assert!(found(text).is_empty(), "{text}: {:?}", found(text));
+        }
+    }
+
+    #[test]
+    fn weak_keys_need_random_values() {
+        assert!(found("auth: Qx7vT2mPz9Lk4Rw8Bn3C").len() == 1);
+        assert!(found("auth: oauth2").is_empty());
+    }
+}

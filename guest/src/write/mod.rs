@@ -1,0 +1,7 @@
+//! The write pipeline: classify, gate, resolve, remember.
+
+pub mod classify;
+pub mod detect;
+pub mod gates;
+pub mod remember;
+pub mod resolve;

@@ -1,0 +1,925 @@
+//! classify, remember and import: candidates in, decisions out, stored per
+//! disposition in one atomic commit per batch.
+
+use std::collections::BTreeMap;
+
+use crate::core::api::Ctx;
+use crate::core::config::EXTRACTOR_VERSION;
+use crate::core::errors::invalid;
+use crate::core::model::{default_retention, filter, make_id, memory_kind_of, semantic_key};
+use crate::types::{
+    Candidate, Datetime, Decision, Disposition, Error, GateName, ImportReceipt, ImportRecord,
+    Memory, MemoryKind, MemoryRef, Payload, Provenance, Status, WriteAction,
+};
+use crate::wit_store::{Event, Insert, ScopeMatch, StoreError, Stored, Tombstone, Update, WriteOp};
+use crate::write::classify::{classify as classify_one, Classification};
+use crate::write::gates::{evaluate, GateInput, GateOutcome};
+use crate::write::resolve::{resolve, Resolution};
+
+/// Reject malformed candidates before anything is decided.
+pub fn validate(index: usize, c: &Candidate) -> Result<(), Error> {
+    if c.text.trim().is_empty() {
+        return Err(invalid(Some(index), "text", "must not be empty"));
+    }
+    if c.scope.tenant.trim().is_empty() {
+        return Err(invalid(Some(index), "scope.tenant", "must not be empty"));
+    }
+    if let Some(x) = c.confidence {
+        if !(0.0..=1.0).contains(&x) || x.is_nan() {
+            return Err(invalid(Some(index), "confidence", "must be in [0, 1]"));
+        }
+    }
+    if let (Some(f), Some(t)) = (c.valid_from, c.valid_to) {
+        if t.epoch_ms <= f.epoch_ms {
+            return Err(invalid(Some(index), "valid_to", "must be after valid_from"));
+        }
+    }
+    crate::core::limits::text(Some(index), "text", &c.text)?;
+    crate::core::limits::entities(Some(index), c.entities.len())?;
+    // Structured hints, when given, must say something (SPEC §2).
+    for (field, v) in [
+        ("subject", &c.subject),
+        ("predicate", &c.predicate),
+        ("object", &c.object),
+        ("condition", &c.condition),
+        ("source.ref", &c.source.reference),
+    ] {
+        if v.as_ref().is_some_and(|x| x.trim().is_empty()) {
+            return Err(invalid(Some(index), field, "must not be empty when given"));
+        }
+    }
+    if let Some(i) = c.entities.iter().position(|e| e.key.trim().is_empty()) {
+        return Err(invalid(
+            Some(index),
+            &format!("entities[{i}]"),
+            "entity keys must not be empty",
+        ));
+    }
+    if c.embedding
+        .as_ref()
+        .is_some_and(|e| e.iter().any(|x| !x.is_finite()))
+    {
+        return Err(invalid(Some(index), "embedding", "must be finite numbers"));
+    }
+    Ok(())
+}
+
+/// One memory write of a batch: an insert, or an update guarded by the etag
+/// read before the batch was planned.
+#[derive(Clone)]
+struct Write {
+    memory: Memory,
+    /// `None` = insert.
+    expected_etag: Option<u64>,
+}
+
+/// Writes of this batch not yet committed, so later candidates see earlier
+/// ones. One op per revision: a later change to a revision the batch already
+/// writes replaces the earlier op (keeping its insert or its etag guard).
+#[derive(Default)]
+struct Batch {
+    writes: BTreeMap<(String, u32), Write>,
+    /// (id, revision) in the order first written.
+    order: Vec<(String, u32)>,
+    /// Events, committed after the memory writes, in order.
+    ops: Vec<WriteOp>,
+}
+
+impl Batch {
+    fn insert(&mut self, memory: Memory) {
+        self.write(memory, None);
+    }
+
+    fn update(&mut self, memory: Memory, expected_etag: u64) {
+        self.write(memory, Some(expected_etag));
+    }
+
+    fn write(&mut self, memory: Memory, expected_etag: Option<u64>) {
+        let key = (memory.id.clone(), memory.revision);
+        match self.writes.get_mut(&key) {
+            Some(w) => w.memory = memory,
+            None => {
+                self.order.push(key.clone());
+                self.writes.insert(
+                    key,
+                    Write {
+                        memory,
+                        expected_etag,
+                    },
+                );
+            }
+        }
+    }
+
+    /// The ops of the commit: first the writes that leave a revision not
+    /// active, then those that make one active (so no statement of the
+    /// commit ever sees two active revisions of a key), then the events.
+    fn commit_ops(&self) -> Vec<WriteOp> {
+        let mut out = Vec::with_capacity(self.order.len() + self.ops.len());
+        for activating in [false, true] {
+            for key in &self.order {
+                let Some(w) = self.writes.get(key) else {
+                    continue;
+                };
+                if (w.memory.status == Status::Active) == activating {
+                    out.push(match w.expected_etag {
+                        None => insert_op(&w.memory),
+                        Some(e) => update_op(&w.memory, e),
+                    });
+                }
+            }
+        }
+        out.extend(self.ops.iter().cloned());
+        out
+    }
+
+    /// Every known revision of `id`: the store's, overlaid with this batch's.
+    fn revisions(&self, ctx: &Ctx, id: &str) -> Result<Vec<Stored>, Error> {
+        let mut by_rev: BTreeMap<u32, Stored> = ctx
+            .store
+            .revisions(id)?
+            .into_iter()
+            .map(|s| (s.memory.revision, s))
+            .collect();
+        for ((oid, rev), w) in &self.writes {
+            if oid == id {
+                let etag = w.expected_etag.unwrap_or(0);
+                by_rev.insert(
+                    *rev,
+                    Stored {
+                        memory: w.memory.clone(),
+                        etag,
+                        length: 0,
+                        frequencies: Vec::new(),
+                    },
+                );
+            }
+        }
+        Ok(by_rev.into_values().collect())
+    }
+}
+
+fn live(revs: &[Stored]) -> Vec<Stored> {
+    revs.iter()
+        .filter(|s| matches!(s.memory.status, Status::Active | Status::Conflicted))
+        .cloned()
+        .collect()
+}
+
+/// The stable id of a memory: semantic memories by key (so revisions of one
+/// key share an id), others by kind and content.
+pub fn memory_id(kind: MemoryKind, scope_dbg: &str, payload: &Payload, text: &str) -> String {
+    match payload {
+        Payload::Semantic(p) => make_id(
+            "m",
+            &format!(
+                "{scope_dbg}|{}|{}|{}",
+                p.subject.to_lowercase(),
+                p.predicate.to_lowercase(),
+                p.condition.as_deref().unwrap_or("").to_lowercase()
+            ),
+        ),
+        _ => make_id(
+            "m",
+            &format!(
+                "{scope_dbg}|{}|{}",
+                crate::core::model::kind_name(kind),
+                text.trim()
+            ),
+        ),
+    }
+}
+
+pub(crate) fn scope_seed(s: &crate::types::Scope) -> String {
+    format!(
+        "{}/{}/{}/{}/{}",
+        s.tenant,
+        s.user.as_deref().unwrap_or(""),
+        s.project.as_deref().unwrap_or(""),
+        s.thread.as_deref().unwrap_or(""),
+        s.agent.as_deref().unwrap_or("")
+    )
+}
+
+/// Build the first revision of a memory from a candidate and its verdicts.
+fn build_memory(
+    c: &Candidate,
+    kind: MemoryKind,
+    payload: Payload,
+    outcome: &GateOutcome,
+    external_id: Option<String>,
+    now: Datetime,
+    policy_version: &str,
+) -> Memory {
+    let observed = c.observed_at.unwrap_or(now);
+    let id = memory_id(kind, &scope_seed(&c.scope), &payload, &c.text);
+    let status = if outcome.disposition == Disposition::Pending {
+        Status::Pending
+    } else {
+        Status::Active
+    };
+    Memory {
+        id,
+        revision: 1,
+        kind,
+        scope: c.scope.clone(),
+        text: c.text.trim().to_string(),
+        payload,
+        provenance: Provenance {
+            source: c.source.clone(),
+            source_event_ids: c.source.reference.iter().cloned().collect(),
+            external_id,
+            extractor_version: EXTRACTOR_VERSION.to_string(),
+            policy_version: policy_version.to_string(),
+        },
+        confidence: outcome.confidence,
+        sensitivity: outcome.sensitivity,
+        observed_at: observed,
+        valid_from: c.valid_from,
+        valid_to: match (c.valid_to, outcome.valid_to) {
+            (Some(a), Some(b)) => Some(if a.epoch_ms < b.epoch_ms { a } else { b }),
+            (a, b) => a.or(b),
+        },
+        status,
+        supersedes: None,
+        superseded_by: None,
+        created_at: now,
+        updated_at: now,
+        retention: default_retention(kind, c.source.kind),
+        access_count: 0,
+        last_accessed: None,
+        entities: c.entities.clone(),
+        embedding: c.embedding.clone(),
+    }
+}
+
+fn insert_op(m: &Memory) -> WriteOp {
+    WriteOp::Insert(Insert {
+        memory: m.clone(),
+        index_terms: crate::read::index::memory_terms(m),
+    })
+}
+
+fn update_op(m: &Memory, expected_etag: u64) -> WriteOp {
+    WriteOp::Update(Update {
+        memory: m.clone(),
+        index_terms: crate::read::index::memory_terms(m),
+        expected_etag,
+    })
+}
+
+fn mref(m: &Memory) -> MemoryRef {
+    MemoryRef {
+        id: m.id.clone(),
+        revision: m.revision,
+    }
+}
+
+fn next_revision(revs: &[Stored]) -> u32 {
+    revs.iter()
+        .map(|s| s.memory.revision)
+        .max()
+        .unwrap_or(0)
+        .saturating_add(1)
+}
+
+/// End a revision's validity at `at`, unless it already ends earlier.
+fn close_validity(m: &mut Memory, at: Datetime) {
+    m.valid_to = Some(match m.valid_to {
+        Some(t) if t.epoch_ms <= at.epoch_ms => t,
+        _ => at,
+    });
+}
+
+/// Merge the source events of `from` into `into`.
+fn merge_sources(into: &mut Memory, from: &Memory) {
+    for e in &from.provenance.source_event_ids {
+        if !into.provenance.source_event_ids.contains(e) {
+            into.provenance.source_event_ids.push(e.clone());
+        }
+    }
+}
+
+/// Confidence after independent corroboration (noisy-or), capped; never
+/// lowered.
+fn corroborate(a: f64, b: f64, cap: f64) -> f64 {
+    let joint = 1.0 - (1.0 - a) * (1.0 - b);
+    a.max(b).max(joint.min(cap))
+}
+
+/// What applying a resolution did.
+struct Applied {
+    action: WriteAction,
+    /// The revision written (or, for a retraction, withdrawn).
+    stored: Option<MemoryRef>,
+    /// The disposition when resolution changed it.
+    disposition: Option<Disposition>,
+    /// Did the conflict gate pass (when resolution decided it)?
+    conflict_passed: bool,
+}
+
+/// Apply a resolution of `new` against `revs` (every known revision of its
+/// id) to the batch.
+fn apply(
+    batch: &mut Batch,
+    mut new: Memory,
+    revs: &[Stored],
+    resolution: Resolution,
+    now: Datetime,
+    policy: &crate::core::config::Policy,
+) -> Applied {
+    let next = next_revision(revs);
+    let applied = |action, stored, disposition, conflict_passed| Applied {
+        action,
+        stored,
+        disposition,
+        conflict_passed,
+    };
+    match resolution {
+        Resolution::Create => {
+            new.revision = next;
+            let r = mref(&new);
+            batch.insert(new);
+            applied(WriteAction::Created, Some(r), None, true)
+        }
+        Resolution::Duplicate { into, corroborates } => {
+            let mut m = into.memory.clone();
+            merge_sources(&mut m, &new);
+            if corroborates {
+                m.confidence = corroborate(
+                    m.confidence,
+                    new.confidence,
+                    policy.lifecycle.corroboration_cap,
+                );
+            }
+            // A supplement: entities and an embedding it did not have.
+            for e in &new.entities {
+                if !m.entities.iter().any(|x| x.key == e.key) {
+                    m.entities.push(e.clone());
+                }
+            }
+            if m.embedding.is_none() {
+                m.embedding = new.embedding.clone();
+            }
+            m.updated_at = now;
+            let r = mref(&m);
+            batch.update(m, into.etag);
+            applied(WriteAction::Duplicate, Some(r), None, true)
+        }
+        Resolution::Supersede { replaced, confirms } => {
+            new.revision = next;
+            let is_live =
+                |s: &&Stored| matches!(s.memory.status, Status::Active | Status::Conflicted);
+            let head = replaced
+                .iter()
+                .filter(is_live)
+                .max_by_key(|s| s.memory.revision)
+                .or_else(|| replaced.iter().max_by_key(|s| s.memory.revision));
+            new.supersedes = head.map(|s| mref(&s.memory));
+            // Bi-temporal: the new revision is valid from when it was said
+            // (or its own valid-from); the replaced ones end there.
+            let switch = crate::write::resolve::effective_start(&new);
+            if replaced.iter().any(|s| is_live(&s)) && new.valid_from.is_none() {
+                new.valid_from = Some(switch);
+            }
+            let r = mref(&new);
+            for s in &replaced {
+                let mut p = s.memory.clone();
+                if confirms && crate::write::resolve::same_content(&p, &new) {
+                    merge_sources(&mut new, &p);
+                    if crate::write::resolve::independent(&new, &p, policy) {
+                        new.confidence = corroborate(
+                            new.confidence,
+                            p.confidence,
+                            policy.lifecycle.corroboration_cap,
+                        );
+                    }
+                }
+                if is_live(&s) {
+                    close_validity(&mut p, switch);
+                } else {
+                    // A pending revision was never used: it was never valid.
+                    p.valid_from = Some(switch);
+                    p.valid_to = Some(switch);
+                }
+                p.status = Status::Superseded;
+                p.superseded_by = Some(r.clone());
+                p.updated_at = now;
+                batch.update(p, s.etag);
+            }
+            batch.insert(new);
+            let action = if confirms {
+                WriteAction::Duplicate
+            } else {
+                WriteAction::Superseded
+            };
+            applied(action, Some(r), None, true)
+        }
+        Resolution::Conflict { with } => {
+            new.revision = next;
+            new.status = Status::Conflicted;
+            for s in &with {
+                if s.memory.status != Status::Conflicted {
+                    let mut p = s.memory.clone();
+                    p.status = Status::Conflicted;
+                    p.updated_at = now;
+                    batch.update(p, s.etag);
+                }
+            }
+            let r = mref(&new);
+            batch.insert(new);
+            applied(WriteAction::Conflicted, Some(r), None, false)
+        }
+        Resolution::Park => {
+            let outranked = new.status != Status::Pending;
+            new.revision = next;
+            new.status = Status::Pending;
+            let r = mref(&new);
+            batch.insert(new);
+            applied(
+                WriteAction::Created,
+                Some(r),
+                Some(Disposition::Pending),
+                !outranked,
+            )
+        }
+        Resolution::Historical { valid_to } => {
+            new.revision = next;
+            new.status = Status::Expired;
+            new.valid_to = valid_to.or(Some(now));
+            // It held from when it was said, when that was before its end.
+            if new.valid_from.is_none()
+                && new
+                    .valid_to
+                    .is_some_and(|t| new.observed_at.epoch_ms < t.epoch_ms)
+            {
+                new.valid_from = Some(new.observed_at);
+            }
+            let r = mref(&new);
+            batch.insert(new);
+            applied(WriteAction::Created, Some(r), None, true)
+        }
+        Resolution::Exception { .. } => {
+            applied(WriteAction::None, None, Some(Disposition::Working), true)
+        }
+        Resolution::Retract { retracted } => {
+            let mut head = None;
+            for s in &retracted {
+                let mut p = s.memory.clone();
+                p.status = Status::Retracted;
+                close_validity(&mut p, now);
+                p.updated_at = now;
+                head = Some(mref(&p));
+                batch.update(p, s.etag);
+            }
+            applied(WriteAction::None, head, None, true)
+        }
+    }
+}
+
+/// Record what resolution did on a decision.
+fn record(decision: &mut Decision, applied: &Applied, reason: Option<String>) {
+    decision.action = applied.action;
+    if let Some(r) = &applied.stored {
+        decision.memory_id = Some(r.id.clone());
+        decision.revision = Some(r.revision);
+    }
+    if let Some(d) = applied.disposition {
+        decision.disposition = d;
+    }
+    if let Some(why) = reason {
+        if let Some(g) = decision
+            .gates
+            .iter_mut()
+            .find(|g| g.gate == GateName::Conflict)
+        {
+            g.passed = applied.conflict_passed;
+            g.reason = why.clone();
+        }
+        decision.reasons.push(why);
+    }
+}
+
+/// Reject a decision because of a tombstone (erased content never returns).
+fn reject_tombstoned(decision: &mut Decision, why: String) {
+    decision.disposition = Disposition::Rejected;
+    decision.action = WriteAction::None;
+    if let Some(g) = decision
+        .gates
+        .iter_mut()
+        .find(|g| g.gate == GateName::Sensitivity)
+    {
+        g.passed = false;
+        g.reason = why.clone();
+    }
+    decision.reasons.push(why);
+}
+
+struct Decided {
+    decision: Decision,
+    memory: Option<(MemoryKind, Payload)>,
+}
+
+/// Classification + gates for one candidate (shared by classify and remember).
+fn decide(
+    ctx: &Ctx,
+    c: &Candidate,
+    tombstones: &[Tombstone],
+    batch: &Batch,
+) -> Result<Decided, Error> {
+    let now = ctx.now();
+    let cls: Classification = classify_one(c, now, ctx.policy);
+    let principal = ctx.store.principal();
+    let existing: Vec<Memory> = match &cls.payload {
+        Some(p) if crate::core::model::principal_covers(&principal, &c.scope) => {
+            let kind = memory_kind_of(cls.kind).unwrap_or(MemoryKind::Semantic);
+            let id = memory_id(kind, &scope_seed(&c.scope), p, &c.text);
+            live(&batch.revisions(ctx, &id)?)
+                .into_iter()
+                .map(|s| s.memory)
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    let since = crate::core::time::add_ms(now, -ctx.policy.rate_limit_window_minutes * 60_000);
+    let recent_writes = if crate::core::model::principal_covers(&principal, &c.scope) {
+        // Writes committed in the window, plus this batch's so far.
+        let in_batch = batch
+            .ops
+            .iter()
+            .filter(
+                |op| matches!(op, WriteOp::Append(e) if e.kind == "write" && e.scope == c.scope),
+            )
+            .count() as u64;
+        ctx.store.count_events(&c.scope, "write", since)? + in_batch
+    } else {
+        0
+    };
+    let outcome = evaluate(&GateInput {
+        candidate: c,
+        classification: &cls,
+        principal: &principal,
+        tombstones,
+        recent_writes,
+        existing: &existing,
+        now,
+        policy: ctx.policy,
+    });
+    let mut reasons = cls.reasons.clone();
+    reasons.extend(outcome.reasons.iter().cloned());
+    let (occurred_at, time_expression) = match &cls.payload {
+        Some(Payload::Episodic(e)) => (e.occurred_at, e.time_expression.clone()),
+        _ => (None, None),
+    };
+    let memory = match (memory_kind_of(cls.kind), &cls.payload) {
+        (Some(k), Some(p))
+            if matches!(
+                outcome.disposition,
+                Disposition::Active | Disposition::Pending
+            ) =>
+        {
+            Some((k, p.clone()))
+        }
+        _ => None,
+    };
+    Ok(Decided {
+        decision: Decision {
+            candidate_id: c.id.clone(),
+            kind: cls.kind,
+            disposition: outcome.disposition,
+            reasons,
+            gates: outcome.gates.clone(),
+            memory_id: None,
+            revision: None,
+            action: WriteAction::None,
+            confidence: outcome.confidence,
+            sensitivity: outcome.sensitivity,
+            occurred_at,
+            time_expression,
+            policy_version: ctx.policy.version.to_string(),
+        },
+        memory,
+    })
+}
+
+/// Dry run: decisions without storing anything.
+pub fn classify(ctx: &Ctx, candidates: &[Candidate]) -> Result<Vec<Decision>, Error> {
+    crate::core::limits::batch("candidates", candidates.len())?;
+    for (i, c) in candidates.iter().enumerate() {
+        validate(i, c)?;
+    }
+    let tombstones = ctx.store.tombstones()?;
+    let batch = Batch::default();
+    candidates
+        .iter()
+        .map(|c| decide(ctx, c, &tombstones, &batch).map(|d| d.decision))
+        .collect()
+}
+
+fn session_of(c: &Candidate) -> String {
+    c.scope
+        .thread
+        .clone()
+        .unwrap_or_else(|| "default".to_string())
+}
+
+fn event(c: &Candidate, kind: &str, payload: String, at: Datetime) -> WriteOp {
+    WriteOp::Append(Event {
+        session: session_of(c),
+        scope: c.scope.clone(),
+        kind: kind.to_string(),
+        payload,
+        at,
+    })
+}
+
+/// Classify, gate, resolve and store, in one commit. When the commit loses a
+/// compare-and-swap (another writer changed a key this batch read), the whole
+/// batch is decided again from fresh reads, a bounded number of times: a
+/// concurrent update is resolved against, never lost.
+pub fn remember(ctx: &Ctx, candidates: &[Candidate]) -> Result<Vec<Decision>, Error> {
+    crate::core::limits::batch("candidates", candidates.len())?;
+    for (i, c) in candidates.iter().enumerate() {
+        validate(i, c)?;
+    }
+    commit_with_retries(ctx, || plan_remember(ctx, candidates))
+}
+
+/// Plan a batch from fresh reads and commit it; on `StoreError::Conflict`
+/// plan again (at most `lifecycle.commit_retries` more times).
+pub fn commit_with_retries<T>(
+    ctx: &Ctx,
+    mut plan: impl FnMut() -> Result<(T, Vec<WriteOp>), Error>,
+) -> Result<T, Error> {
+    let attempts = ctx.policy.lifecycle.commit_retries.saturating_add(1);
+    let mut last = String::new();
+    for _ in 0..attempts {
+        let (out, ops) = plan()?;
+        if ops.is_empty() {
+            return Ok(out);
+        }
+        match ctx.store.commit(&ops) {
+            Ok(_) => return Ok(out),
+            Err(StoreError::Conflict(m)) => last = m,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(Error::Conflict(format!(
+        "concurrent writers kept changing the same memories; gave up after {attempts} attempts: {last}"
+    )))
+}
+
+fn plan_remember(
+    ctx: &Ctx,
+    candidates: &[Candidate],
+) -> Result<(Vec<Decision>, Vec<WriteOp>), Error> {
+    let now = ctx.now();
+    let tombstones = ctx.store.tombstones()?;
+    let mut batch = Batch::default();
+    let mut out = Vec::with_capacity(candidates.len());
+    for c in candidates {
+        let Decided {
+            mut decision,
+            mut memory,
+        } = decide(ctx, c, &tombstones, &batch)?;
+        if matches!(
+            decision.disposition,
+            Disposition::Active | Disposition::Pending
+        ) {
+            // Defence in depth: the sensitivity gate rejects these already.
+            if let Some(why) = crate::lifecycle::tombstone::check(c, &tombstones) {
+                reject_tombstoned(&mut decision, why);
+                memory = None;
+            }
+        }
+        match (decision.disposition, memory) {
+            (Disposition::Working, _) => {
+                batch.ops.push(event(
+                    c,
+                    "task-state",
+                    crate::write::detect::secrets::redact_all(&c.text),
+                    now,
+                ));
+            }
+            (Disposition::Active | Disposition::Pending, Some((kind, payload))) => {
+                let outcome = GateOutcome {
+                    gates: Vec::new(),
+                    disposition: decision.disposition,
+                    confidence: decision.confidence,
+                    sensitivity: decision.sensitivity,
+                    reasons: Vec::new(),
+                    valid_to: None,
+                };
+                let mut m = build_memory(c, kind, payload, &outcome, None, now, ctx.policy.version);
+                m.valid_to = m.valid_to.or(inference_expiry(ctx, c, now));
+                let revs = batch.revisions(ctx, &m.id)?;
+                let resolved = resolve(&m, &revs, now, ctx.policy);
+                let applied = apply(&mut batch, m, &revs, resolved.resolution, now, ctx.policy);
+                record(&mut decision, &applied, resolved.reason);
+                if applied.disposition == Some(Disposition::Working) {
+                    batch.ops.push(event(
+                        c,
+                        "task-state",
+                        crate::write::detect::secrets::redact_all(&c.text),
+                        now,
+                    ));
+                }
+                if let Some(r) = &applied.stored {
+                    batch.ops.push(event(
+                        c,
+                        "write",
+                        format!(
+                            "{} {}#{} {}",
+                            crate::core::model::candidate_kind_name(decision.kind),
+                            r.id,
+                            r.revision,
+                            action_name(decision.action)
+                        ),
+                        now,
+                    ));
+                }
+            }
+            _ => {}
+        }
+        out.push(decision);
+    }
+    Ok((out, batch.commit_ops()))
+}
+
+fn action_name(a: WriteAction) -> &'static str {
+    match a {
+        WriteAction::Created => "created",
+        WriteAction::Superseded => "superseded",
+        WriteAction::Duplicate => "duplicate",
+        WriteAction::Conflicted => "conflicted",
+        WriteAction::None => "retracted",
+    }
+}
+
+fn inference_expiry(ctx: &Ctx, c: &Candidate, now: Datetime) -> Option<Datetime> {
+    ctx.policy.source(c.source.kind).inferred.then(|| {
+        crate::core::time::add_ms(
+            now,
+            ctx.policy.inference_ttl_days * crate::core::time::MS_PER_DAY,
+        )
+    })
+}
+
+/// Bulk-load already-decided records. Secrets and tombstones still reject;
+/// keys resolve as in `remember` (with the same retry on a lost
+/// compare-and-swap).
+pub fn import_records(ctx: &Ctx, records: &[ImportRecord]) -> Result<Vec<ImportReceipt>, Error> {
+    crate::core::limits::batch("import records", records.len())?;
+    let principal = ctx.store.principal();
+    for (i, r) in records.iter().enumerate() {
+        validate(i, &r.candidate)?;
+        if r.external_id.trim().is_empty() {
+            return Err(invalid(Some(i), "external_id", "must not be empty"));
+        }
+        if let Some(why) = crate::core::model::scope_denial(&principal, &r.candidate.scope) {
+            return Err(Error::PermissionDenied(format!("record {i}: {why}")));
+        }
+        if let Some(f) = crate::write::detect::secrets::find_secrets(&r.candidate.text).first() {
+            return Err(invalid(
+                Some(i),
+                "text",
+                format!("contains a secret ({}); never stored", f.family),
+            ));
+        }
+    }
+    commit_with_retries(ctx, || plan_import(ctx, records))
+}
+
+fn plan_import(
+    ctx: &Ctx,
+    records: &[ImportRecord],
+) -> Result<(Vec<ImportReceipt>, Vec<WriteOp>), Error> {
+    let now = ctx.now();
+    let tombstones = ctx.store.tombstones()?;
+    let mut batch = Batch::default();
+    let mut out = Vec::with_capacity(records.len());
+    for (i, r) in records.iter().enumerate() {
+        let c = &r.candidate;
+        if let Some(why) = crate::lifecycle::tombstone::check(c, &tombstones) {
+            return Err(invalid(Some(i), "text", why));
+        }
+        let payload = import_payload(i, r, now)?;
+        let trust = ctx.policy.source(c.source.kind);
+        let outcome = GateOutcome {
+            gates: Vec::new(),
+            disposition: Disposition::Active,
+            confidence: c.confidence.unwrap_or(trust.confidence),
+            sensitivity: crate::types::Sensitivity::Internal,
+            reasons: Vec::new(),
+            valid_to: None,
+        };
+        let mut m = build_memory(
+            c,
+            r.kind,
+            payload,
+            &outcome,
+            Some(r.external_id.clone()),
+            now,
+            ctx.policy.version,
+        );
+        if semantic_key(&m).is_none() {
+            // Episodes and procedures are identified by their external id.
+            m.id = make_id("m", &format!("{}|{}", scope_seed(&c.scope), r.external_id));
+        }
+        let revs = batch.revisions(ctx, &m.id)?;
+        let resolution = if semantic_key(&m).is_some() {
+            match resolve(&m, &revs, now, ctx.policy).resolution {
+                // A decided record is kept, for review, rather than dropped.
+                Resolution::Exception { .. } => Resolution::Park,
+                other => other,
+            }
+        } else {
+            reimport_resolution(&m, &revs)
+        };
+        let applied = apply(&mut batch, m.clone(), &revs, resolution, now, ctx.policy);
+        out.push(ImportReceipt {
+            external_id: r.external_id.clone(),
+            memory_id: applied.stored.map(|s| s.id).unwrap_or(m.id),
+        });
+    }
+    Ok((out, batch.commit_ops()))
+}
+
+/// An episode or procedure imported again under the same external id: the
+/// same content merges, new content is a new revision.
+fn reimport_resolution(m: &Memory, revs: &[Stored]) -> Resolution {
+    match revs.iter().max_by_key(|s| s.memory.revision) {
+        None => Resolution::Create,
+        Some(s) if crate::write::resolve::same_content(m, &s.memory) => Resolution::Duplicate {
+            into: s.clone(),
+            corroborates: false,
+        },
+        Some(_) => Resolution::Supersede {
+            replaced: revs
+                .iter()
+                .filter(|s| {
+                    matches!(
+                        s.memory.status,
+                        Status::Active | Status::Conflicted | Status::Pending
+                    )
+                })
+                .cloned()
+                .collect(),
+            confirms: false,
+        },
+    }
+}
+
+/// The payload of an imported record of a decided kind.
+fn import_payload(index: usize, r: &ImportRecord, now: Datetime) -> Result<Payload, Error> {
+    let c = &r.candidate;
+    Ok(match r.kind {
+        MemoryKind::Semantic => Payload::Semantic(crate::types::SemanticPayload {
+            subject: c
+                .subject
+                .clone()
+                .unwrap_or_else(|| crate::write::classify::default_subject(c)),
+            predicate: c.predicate.clone().ok_or_else(|| {
+                invalid(
+                    Some(index),
+                    "predicate",
+                    "a semantic record needs subject, predicate and object",
+                )
+            })?,
+            object: c.object.clone().unwrap_or_else(|| c.text.clone()),
+            condition: c.condition.clone(),
+        }),
+        MemoryKind::Episodic => Payload::Episodic(crate::types::EpisodicPayload {
+            occurred_at: Some(c.occurred_at.or(c.observed_at).unwrap_or(now)),
+            time_expression: None,
+            actors: Vec::new(),
+            context: c.entities.clone(),
+            actions: Vec::new(),
+            outcome: None,
+            success: None,
+        }),
+        MemoryKind::Procedural => Payload::Procedural(crate::types::ProceduralPayload {
+            goal: c.text.clone(),
+            preconditions: Vec::new(),
+            steps: Vec::new(),
+            guards: Vec::new(),
+            recovery: Vec::new(),
+            authority: None,
+        }),
+    })
+}
+
+/// The filter for the live revisions of a semantic key.
+pub fn key_filter(
+    scope: &crate::types::Scope,
+    subject: &str,
+    predicate: &str,
+    condition: Option<&str>,
+) -> crate::wit_store::Filter {
+    let mut f = filter(scope, ScopeMatch::Exact);
+    f.subject = Some(subject.to_string());
+    f.predicate = Some(predicate.to_string());
+    f.condition = Some(condition.map(str::to_string));
+    f.statuses = vec![Status::Active, Status::Conflicted];
+    f
+}
