@@ -144,6 +144,7 @@ fn validate(i: usize, q: &Query) -> Result<(), Error> {
     }
     crate::limits::text(Some(i), "text", &q.text)?;
     crate::limits::recall_k(Some(i), q.k)?;
+    crate::limits::instant(Some(i), "as_of", q.as_of)?;
     crate::limits::entities(Some(i), q.entities.len())?;
     if q.embedding
         .as_ref()
