@@ -438,9 +438,12 @@ class SqliteStore:
             etags.append(1)
         elif tag == "update":
             m = val.memory
+            # The stored row must lie within the principal too (as in the Rust
+            # store): a user-pinned guest may not take over another user's record.
+            pw, pargs = _principal_clause(principal)
             cur = self._db.execute(
-                "SELECT rid, etag FROM memories WHERE id = ? AND revision = ? AND tenant = ?",
-                [m.id, m.revision, m.scope.tenant],
+                f"SELECT m.rid, m.etag FROM memories m WHERE {pw} AND m.id = ? AND m.revision = ? AND m.tenant = ?",
+                [*pargs, m.id, m.revision, m.scope.tenant],
             ).fetchone()
             if cur is None:
                 raise StoreError("conflict", f"{m.id} revision {m.revision} does not exist")
@@ -483,9 +486,11 @@ class SqliteStore:
             )
             sequences.append(seq)
         elif tag == "touch":
+            tw, targs = _principal_clause(principal)
             self._db.execute(
-                "UPDATE memories SET access_count = access_count + 1 WHERE id = ? AND revision = ? AND tenant = ?",
-                [val.id, val.revision, principal.tenant],
+                "UPDATE memories SET access_count = access_count + 1 WHERE rid IN "
+                f"(SELECT m.rid FROM memories m WHERE {tw} AND m.id = ? AND m.revision = ?)",
+                [*targs, val.id, val.revision],
             )
         else:
             raise StoreError("invalid", f"unknown write op {tag!r}")

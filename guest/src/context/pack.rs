@@ -1015,6 +1015,7 @@ fn validate(r: &PackRequest) -> Result<(), Error> {
     }
     let items = r.messages.len() + r.state.len() + r.knowledge.len() + r.artifacts.len();
     crate::core::limits::pack(r.budget, items)?;
+    crate::core::limits::instant(None, "recall.as_of", r.recall.as_of)?;
     crate::core::limits::text(None, "query", &r.query)?;
     crate::core::limits::text(None, "system", &r.system)?;
     for (i, m) in r.messages.iter().enumerate() {

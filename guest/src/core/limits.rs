@@ -7,7 +7,7 @@
 //! gets past them.
 
 use crate::core::errors::invalid;
-use crate::types::Error;
+use crate::types::{Datetime, Error};
 
 /// The limits of one policy call.
 #[derive(Debug, Clone, Copy)]
@@ -64,6 +64,40 @@ fn item_over(
     value: impl std::fmt::Display,
 ) -> Error {
     invalid(index, field, over(what, name, value))
+}
+
+/// The instants RFC 3339 can write: years 0000 to 9999, offsets within
+/// ±23:59. An instant outside them could be stored but never printed back.
+pub const EARLIEST_MS: i64 = -62_167_219_200_000;
+pub const LATEST_MS: i64 = 253_402_300_799_999;
+pub const MAX_OFFSET_MINUTES: i32 = 23 * 60 + 59;
+
+/// An instant a caller gave, at `field` of item `index`.
+pub fn instant(index: Option<usize>, field: &str, at: Option<Datetime>) -> Result<(), Error> {
+    let Some(at) = at else {
+        return Ok(());
+    };
+    if !(EARLIEST_MS..=LATEST_MS).contains(&at.epoch_ms) {
+        return Err(invalid(
+            index,
+            field,
+            format!(
+                "{} ms since 1970 is outside the years 0000 to 9999",
+                at.epoch_ms
+            ),
+        ));
+    }
+    if at.offset_minutes.abs() > MAX_OFFSET_MINUTES {
+        return Err(invalid(
+            index,
+            field,
+            format!(
+                "a UTC offset of {} minutes is outside ±23:59",
+                at.offset_minutes
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Items in one call.
@@ -206,6 +240,23 @@ mod tests {
         assert!(message(entities(None, 257)).contains("max_entities = 256"));
         let log = "x".repeat(LIMITS.max_message_chars + 1);
         assert!(message(super::message(2, &log)).contains("max_message_chars = 200000"));
+    }
+
+    #[test]
+    fn instants_outside_what_rfc3339_can_write_are_refused() {
+        let at = |epoch_ms, offset_minutes| {
+            Some(Datetime {
+                epoch_ms,
+                offset_minutes,
+            })
+        };
+        assert!(instant(None, "valid_to", at(LATEST_MS, 0)).is_ok());
+        assert!(instant(None, "valid_to", at(EARLIEST_MS, -MAX_OFFSET_MINUTES)).is_ok());
+        let m = message(instant(Some(1), "valid_to", at(i64::MAX, 0)));
+        assert!(m.contains("valid_to") && m.contains("0000 to 9999"), "{m}");
+        let m = message(instant(None, "as_of", at(0, i32::MAX)));
+        assert!(m.contains("±23:59"), "{m}");
+        assert!(instant(None, "as_of", None).is_ok());
     }
 
     #[test]

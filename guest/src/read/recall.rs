@@ -144,6 +144,7 @@ fn validate(i: usize, q: &Query) -> Result<(), Error> {
     }
     crate::core::limits::text(Some(i), "text", &q.text)?;
     crate::core::limits::recall_k(Some(i), q.k)?;
+    crate::core::limits::instant(Some(i), "as_of", q.as_of)?;
     crate::core::limits::entities(Some(i), q.entities.len())?;
     if q.embedding
         .as_ref()

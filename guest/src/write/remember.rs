@@ -29,6 +29,14 @@ pub fn validate(index: usize, c: &Candidate) -> Result<(), Error> {
             return Err(invalid(Some(index), "confidence", "must be in [0, 1]"));
         }
     }
+    for (field, at) in [
+        ("observed_at", c.observed_at),
+        ("occurred_at", c.occurred_at),
+        ("valid_from", c.valid_from),
+        ("valid_to", c.valid_to),
+    ] {
+        crate::core::limits::instant(Some(index), field, at)?;
+    }
     if let (Some(f), Some(t)) = (c.valid_from, c.valid_to) {
         if t.epoch_ms <= f.epoch_ms {
             return Err(invalid(Some(index), "valid_to", "must be after valid_from"));

@@ -744,6 +744,9 @@ fn erasure_cost(
             remember_us.push(us(t.elapsed()));
             ids.extend(d.into_iter().filter_map(|d| d.memory_id));
         }
+        // A memory superseded later in the run is one id: forget it once.
+        let mut seen = std::collections::BTreeSet::new();
+        ids.retain(|id| seen.insert(id.clone()));
         for id in ids.iter().take(n as usize) {
             let t = Instant::now();
             engram.forget(

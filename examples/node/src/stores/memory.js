@@ -213,7 +213,9 @@ function applyOp(state, principal, op, receipt) {
       const m = canonicalMemory(op.val.memory);
       const rid = state.byRevision.get(revKey(m.id, m.revision));
       const cur = rid === undefined ? undefined : state.rows.get(rid);
-      if (!cur || cur.memory.scope.tenant !== m.scope.tenant) {
+      // The stored row must lie within the principal too (as in the Rust
+      // store): a user-pinned guest may not take over another user's record.
+      if (!cur || cur.memory.scope.tenant !== m.scope.tenant || !principalRow(principal, cur.memory)) {
         throw new StoreError('conflict', `${m.id} revision ${m.revision} does not exist`);
       }
       if (BigInt(cur.etag) !== op.val.expectedEtag) {
@@ -262,7 +264,7 @@ function applyOp(state, principal, op, receipt) {
     case 'touch': {
       const rid = state.byRevision.get(revKey(op.val.id, op.val.revision));
       const row = rid === undefined ? undefined : state.rows.get(rid);
-      if (row && row.memory.scope.tenant === principal.tenant) {
+      if (row && principalRow(principal, row.memory)) {
         state.rows.set(rid, { ...row, accessCount: row.accessCount + 1 });
       }
       break;

@@ -370,8 +370,11 @@ export class SqliteStore {
         break;
       case 'update': {
         const m = op.val.memory;
-        const cur = this.#stmt('SELECT rid, etag FROM memories WHERE id = ? AND revision = ? AND tenant = ?')
-          .raw(true).get([m.id, m.revision, m.scope.tenant]);
+        // The stored row must lie within the principal too (as in the Rust
+        // store): a user-pinned guest may not take over another user's record.
+        const [pw, pargs] = principalClause(principal);
+        const cur = this.#stmt(`SELECT m.rid, m.etag FROM memories m WHERE ${pw} AND m.id = ? AND m.revision = ? AND m.tenant = ?`)
+          .raw(true).get([...pargs, m.id, m.revision, m.scope.tenant]);
         if (!cur) throw new StoreError('conflict', `${m.id} revision ${m.revision} does not exist`);
         const [rid, etag] = cur;
         if (BigInt(etag) !== op.val.expectedEtag) {
@@ -408,8 +411,11 @@ export class SqliteStore {
         break;
       }
       case 'touch':
-        this.#stmt('UPDATE memories SET access_count = access_count + 1 WHERE id = ? AND revision = ? AND tenant = ?')
-          .run([op.val.id, op.val.revision, principal.tenant]);
+        {
+          const [tw, targs] = principalClause(principal);
+          this.#stmt(`UPDATE memories SET access_count = access_count + 1 WHERE rid IN (SELECT m.rid FROM memories m WHERE ${tw} AND m.id = ? AND m.revision = ?)`)
+            .run([...targs, op.val.id, op.val.revision]);
+        }
         break;
       default:
         throw new StoreError('invalid', `unknown write op ${JSON.stringify(op.tag)}`);
