@@ -5,10 +5,10 @@
 //! target through rustup when it is missing.
 
 use std::env;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
-const TARGET: &str = "wasm32-wasip2";
+#[path = "build_wasm.rs"]
+mod build_wasm;
 
 fn main() {
     let manifest_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
@@ -16,7 +16,13 @@ fn main() {
         .parent()
         .expect("host/ has a parent")
         .to_path_buf();
-    for p in ["guest/src", "guest/Cargo.toml", "wit", "Cargo.toml"] {
+    for p in [
+        "guest/src",
+        "guest/Cargo.toml",
+        "wit",
+        "Cargo.toml",
+        "host/build_wasm.rs",
+    ] {
         println!("cargo:rerun-if-changed={}", root.join(p).display());
     }
     println!("cargo:rerun-if-env-changed=ENGRAM_GUEST_WASM");
@@ -31,43 +37,13 @@ fn main() {
         return;
     }
 
-    ensure_target();
-    // A separate target dir: the outer cargo holds the lock on the main one.
-    let target_root = target_dir(&root);
-    let guest_target = target_root.join("guest-build");
-    let cargo = env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut cmd = Command::new(cargo);
-    cmd.current_dir(&root)
-        .args([
-            "build",
-            "-p",
-            "engram-guest",
-            "--lib",
-            "--target",
-            TARGET,
-            "--profile",
-            "guest",
-        ])
-        .arg("--target-dir")
-        .arg(&guest_target);
-    // Flags meant for the host build must not leak into the wasm build.
-    for var in [
-        "RUSTFLAGS",
-        "CARGO_ENCODED_RUSTFLAGS",
-        "CARGO_BUILD_TARGET",
-        "CARGO_TARGET_DIR",
-    ] {
-        cmd.env_remove(var);
-    }
-    let status = cmd
-        .status()
-        .expect("run cargo to build the guest component");
-    assert!(status.success(), "building the guest component failed");
-
-    let built = guest_target
-        .join(TARGET)
-        .join("guest")
-        .join("engram_guest.wasm");
+    let target_root = build_wasm::target_dir(&root);
+    let built = build_wasm::build_component(
+        &root,
+        "engram-guest",
+        "guest",
+        &target_root.join("guest-build"),
+    );
     std::fs::copy(&built, &embedded).expect("copy the guest component");
     // A stable path for other hosts (Node, Python) and `engram info`.
     let published = target_root.join("engram-memory.wasm");
@@ -76,41 +52,4 @@ fn main() {
         "cargo:rustc-env=ENGRAM_COMPONENT_BUILD_PATH={}",
         published.display()
     );
-}
-
-/// The workspace's target directory (honours CARGO_TARGET_DIR).
-fn target_dir(root: &Path) -> PathBuf {
-    match env::var_os("CARGO_TARGET_DIR") {
-        Some(d) => {
-            let d = PathBuf::from(d);
-            if d.is_absolute() {
-                d
-            } else {
-                root.join(d)
-            }
-        }
-        None => root.join("target"),
-    }
-}
-
-/// Add the wasm32-wasip2 target through rustup when the sysroot lacks it.
-fn ensure_target() {
-    let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let sysroot = Command::new(&rustc)
-        .args(["--print", "sysroot"])
-        .output()
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-    if let Some(s) = sysroot {
-        if Path::new(&s).join("lib/rustlib").join(TARGET).exists() {
-            return;
-        }
-    }
-    let status = Command::new("rustup")
-        .args(["target", "add", TARGET])
-        .status();
-    match status {
-        Ok(s) if s.success() => {}
-        _ => panic!("the {TARGET} target is missing and `rustup target add {TARGET}` failed"),
-    }
 }
