@@ -54,11 +54,6 @@ pub trait Backend: Send {
     }
 }
 
-/// May `principal` act in `scope`?
-pub fn covers(principal: &Principal, scope: &Scope) -> bool {
-    denial(principal, scope).is_none()
-}
-
 /// Why `scope` lies outside `principal`: the first dimension that differs,
 /// with both values; `None` when the principal covers the scope.
 pub fn denial(principal: &Principal, scope: &Scope) -> Option<String> {

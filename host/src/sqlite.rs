@@ -150,9 +150,10 @@ impl SqliteStore {
 
     /// Open with explicit durability and busy timeout.
     pub fn open_with(path: &Path, opts: SqliteOptions) -> Result<Self, StoreError> {
-        let conn = Connection::open(path)
-            .map_err(|e| StoreError::Backend(format!("opening {}: {e}", path.display())))?;
-        Self::init(conn, opts).map_err(|e| with_context(e, &format!("opening {}", path.display())))
+        let opened = Connection::open(path)
+            .map_err(backend_err)
+            .and_then(|conn| Self::init(conn, opts));
+        opened.map_err(|e| with_context(e, &format!("opening {}", path.display())))
     }
 
     /// A private in-memory database (tests, benchmarks).
@@ -233,7 +234,6 @@ impl SqliteStore {
         // The marker's own deletion left a page in the WAL: no content, but
         // truncate again so the WAL file is empty after an erasure.
         self.checkpoint_truncate()?;
-        self.erasure_due = false;
         Ok(())
     }
 

@@ -335,13 +335,6 @@ fn open_engram(flags: &Flags, path: &Path, limits: Limits) -> Result<(Engram, St
     Ok((engram, time))
 }
 
-fn limits_of(flags: &Flags) -> Limits {
-    Limits {
-        timeout: Duration::from_secs(flags.timeout_secs.max(1)),
-        memory_bytes: flags.memory_mb.max(16) << 20,
-    }
-}
-
 /// Move a fixed clock forward.
 fn advance(engram: &mut Engram, ms: i64) {
     let now = engram.clock.now();
@@ -356,7 +349,7 @@ pub fn run(flags: &Flags, args: &BenchArgs, out: &mut dyn Write) -> Result<(), F
     let load_start = loadavg();
     let started = Instant::now();
     let scratch = Scratch::new(args.dir.as_deref())?;
-    let limits = limits_of(flags);
+    let limits = flags.limits();
     note(format!(
         "plan: sizes {:?}, {} batched + {} single remembers, {} queries per size, seed {}{}; scratch {}",
         plan.sizes,

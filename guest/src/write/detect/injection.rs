@@ -92,6 +92,14 @@ pub enum Carrier {
 }
 
 impl Carrier {
+    /// The longest of `hits` that lie in the carried text.
+    fn carried(&self, hits: Vec<Hit>) -> Vec<Hit> {
+        longest(hits)
+            .into_iter()
+            .filter(|h| self.covers(h))
+            .collect()
+    }
+
     fn covers(&self, h: &Hit) -> bool {
         match self {
             Carrier::Source => true,
@@ -190,10 +198,7 @@ pub fn detect(
     }
     let groups = find_groups(folded, &lists[..n], wp.wildcard_max_gap_chars);
     for ((family, _), hits) in markers.iter().zip(groups) {
-        let hits: Vec<Hit> = longest(hits)
-            .into_iter()
-            .filter(|h| carrier.covers(h))
-            .collect();
+        let hits = carrier.carried(hits);
         if !hits.is_empty() {
             return Some(Injection { family, hits });
         }
@@ -222,12 +227,7 @@ pub fn detect(
 /// closes at 6", "always wear a badge"), so both are required.
 fn carried_request_to_keep(folded: &str, carrier: &Carrier, wp: &WritePolicy) -> Option<Injection> {
     let g = wp.wildcard_max_gap_chars;
-    let carried = |list| -> Vec<Hit> {
-        longest(find_any(folded, list, g))
-            .into_iter()
-            .filter(|h| carrier.covers(h))
-            .collect()
-    };
+    let carried = |list| carrier.carried(find_any(folded, list, g));
     let ask = carried(wp.cues.explicit_ask);
     if ask.is_empty() {
         return None;
