@@ -1,5 +1,7 @@
 //! Shared helpers for the end-to-end tests in `tests/tests/`.
 
+pub mod provision;
+
 use engram_host::bindings as w;
 use engram_host::{Engram, Options};
 

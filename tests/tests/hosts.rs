@@ -14,13 +14,14 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::Instant;
 
 use engram_host::bindings as w;
 use engram_host::clock::Clock;
 use engram_host::{wire, Engram, Error, Options};
+use engram_tests::provision::{major_minor, run, version_of, DirLock};
 use serde_json::{json, Value};
 
 // ---------------------------------------------------------------- layout
@@ -357,84 +358,6 @@ fn assert_same_as_rust(host: &str, output: &Value) {
         shared().scenario_path.display(),
         report.join("\n  ")
     );
-}
-
-// ---------------------------------------------------------------- processes
-
-fn run(cmd: &mut Command, what: &str) -> Output {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: could not start {:?}: {e}", cmd.get_program()));
-    if !out.status.success() {
-        panic!(
-            "{what} failed ({}):\n--- stdout\n{}\n--- stderr\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    out
-}
-
-/// `program --version` as text, or why it is unusable.
-fn version_of(program: &str) -> Result<String, String> {
-    match Command::new(program).arg("--version").output() {
-        Ok(o) if o.status.success() => Ok(format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        )
-        .trim()
-        .to_string()),
-        Ok(o) => Err(format!("`{program} --version` exited with {}", o.status)),
-        Err(e) => Err(format!("`{program}` was not found on PATH ({e})")),
-    }
-}
-
-/// The first `major.minor` in a version string.
-fn major_minor(text: &str) -> Option<(u32, u32)> {
-    let start = text.find(|c: char| c.is_ascii_digit())?;
-    let mut parts = text[start..]
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse::<u32>().ok());
-    Some((parts.next()??, parts.next()??))
-}
-
-/// A lock directory shared between processes (two `cargo test` runs may
-/// provision the same `examples/node/node_modules`); stale after 20 minutes.
-struct DirLock(PathBuf);
-
-impl DirLock {
-    fn acquire(path: PathBuf) -> DirLock {
-        let start = Instant::now();
-        loop {
-            match std::fs::create_dir(&path) {
-                Ok(()) => return DirLock(path),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    let age = std::fs::metadata(&path)
-                        .and_then(|m| m.modified())
-                        .ok()
-                        .and_then(|t| SystemTime::now().duration_since(t).ok())
-                        .unwrap_or_default();
-                    if age > Duration::from_secs(20 * 60) {
-                        let _ = std::fs::remove_dir(&path);
-                    } else if start.elapsed() > Duration::from_secs(30 * 60) {
-                        panic!("waited 30 minutes for the install lock {}", path.display());
-                    } else {
-                        std::thread::sleep(Duration::from_millis(250));
-                    }
-                }
-                Err(e) => panic!("cannot create the install lock {}: {e}", path.display()),
-            }
-        }
-    }
-}
-
-impl Drop for DirLock {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir(&self.0);
-    }
 }
 
 // ---------------------------------------------------------------- Node
