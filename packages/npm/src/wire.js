@@ -9,6 +9,7 @@
 // program can move between the CLI and this library without reshaping data.
 
 import { EngramError } from './errors.js';
+import { compareUtf8 } from './bytes.js';
 
 export const MEMORY_KINDS = ['semantic', 'episodic', 'procedural'];
 export const CANDIDATE_KINDS = ['semantic', 'episodic', 'procedural', 'working', 'none'];
@@ -208,7 +209,7 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 /** UTF-8 byte order of keys (how the Rust host orders a map's keys). */
 function compareKeys(a, b) {
   if (a === b) return 0;
-  if (SURROGATE.test(a) || SURROGATE.test(b)) return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  if (SURROGATE.test(a) || SURROGATE.test(b)) return compareUtf8(a, b);
   return a < b ? -1 : 1;
 }
 

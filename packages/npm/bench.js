@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { DEFAULT_COMPONENT, Engram, MemoryStore, transpileComponent } from './src/index.js';
+import { Engram, MemoryStore } from './src/index.js';
+import { DEFAULT_COMPONENT, transpileComponent } from './src/transpile.js';
 import { SqliteStore } from './src/stores/sqlite.js';
 import { wasiStubs } from './src/wasi.js';
 

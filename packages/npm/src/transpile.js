@@ -13,7 +13,7 @@
 
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -87,7 +87,7 @@ export async function transpileComponent(componentPath = DEFAULT_COMPONENT, outD
   const jcoPackage = JSON.parse(await readFile(resolve(dirname(jcoMain), '../package.json'), 'utf8'));
   const manifest = {
     sha256,
-    source: resolve(componentPath),
+    source: basename(componentPath),
     jco: jcoPackage.version,
     instantiation: 'async',
     hoistDebug,

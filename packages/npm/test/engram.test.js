@@ -1,8 +1,10 @@
 // Unit tests of the Node host: store semantics (both stores), typed errors,
 // the capability check, trap recovery and persistence.
 //
-//   npm test                       # uses gen/ (transpiled from ../../target/engram-memory.wasm)
-//   ENGRAM_COMPONENT=… ENGRAM_BINDINGS=… node --test test/
+//   npm test                       # the package's gen/ (`npm run build` writes it)
+//   ENGRAM_BINDINGS=DIR node --test test/   # other bindings
+//
+// tests/tests/hosts.rs runs them inside the installed tarball.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,18 +12,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 
-import { DEFAULT_BINDINGS, DEFAULT_COMPONENT, Engram, EngramError, EngramTrapError, MemoryStore, StoreError } from '../src/index.js';
+import { DEFAULT_BINDINGS, Engram, EngramError, EngramTrapError, MemoryStore, StoreError } from '../src/index.js';
 import { SqliteStore } from '../src/stores/sqlite.js';
 import { wasiStubs } from '../src/wasi.js';
 import { formatDatetime, parseDatetime } from '../src/wire.js';
 
-const component = process.env.ENGRAM_COMPONENT ?? DEFAULT_COMPONENT;
 const bindings = process.env.ENGRAM_BINDINGS ?? DEFAULT_BINDINGS;
 const NOW = '2026-08-01T10:00:00+08:00';
 const scratch = mkdtempSync(join(tmpdir(), 'engram-node-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-const open = (options = {}) => Engram.open({ component, bindings, principal: 'acme', now: NOW, ...options });
+const open = (options = {}) => Engram.open({ bindings, principal: 'acme', now: NOW, ...options });
 
 // ---------------------------------------------------------------- store semantics
 

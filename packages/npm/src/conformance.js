@@ -1,20 +1,11 @@
-#!/usr/bin/env node
-// Runs the shared conformance scenario (tests/conformance/scenario.json) on
-// the Node host and prints every step's normalised output as JSON. The Rust
-// test tests/tests/hosts.rs runs the same scenario on the Rust and Python
-// hosts and requires identical output.
-//
-//   node conformance.js [--scenario PATH] [--store memory|sqlite|sqlite:FILE]
-//                       [--bindings DIR] [--component FILE] [--out FILE]
+// The shared conformance scenario (tests/conformance/scenario.json) run on
+// this package: every step's normalised output as JSON. The Rust test
+// tests/tests/hosts.rs runs the same scenario on the Rust host, this package
+// (installed from its tarball, and in Chromium) and the Python wheel, and
+// requires identical output. Platform-neutral: `bin/engram-conformance.js`
+// runs it in Node, the browser test page in Chromium.
 
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-
-import { Engram, EngramError, MemoryStore } from './src/index.js';
-
-const here = dirname(fileURLToPath(import.meta.url));
+import { EngramError } from './errors.js';
 
 /** Round every non-integer number to 6 decimals (the same IEEE steps in every host). */
 export function normalise(value) {
@@ -42,9 +33,13 @@ function resolveIds(value, ids) {
   return value;
 }
 
-export async function runScenario(scenario, { store, bindings, component }) {
+/**
+ * Run `scenario` on `Engram` (the Node or the browser class) with `store`;
+ * `load` holds the platform's loader options (`bindings`, `wasmBase`, …).
+ */
+export async function runScenario(scenario, { Engram, store, load = {}, host = 'node' }) {
   let now = scenario.now;
-  const engram = await Engram.open({ principal: scenario.principal, store, bindings, component, now: () => now });
+  const engram = await Engram.open({ ...load, principal: scenario.principal, store, now: () => now });
   const ids = new Map();
   const steps = [];
   try {
@@ -96,38 +91,6 @@ export async function runScenario(scenario, { store, bindings, component }) {
   } finally {
     engram.close();
   }
-  return { host: 'node', component_sha256: engram.component.sha256, steps };
+  return { host, component_sha256: engram.component.sha256, steps };
 }
 
-async function openStore(spec) {
-  if (spec === 'memory') return new MemoryStore();
-  if (spec === 'sqlite' || spec.startsWith('sqlite:')) {
-    const { SqliteStore } = await import('./src/stores/sqlite.js');
-    return new SqliteStore(spec === 'sqlite' ? ':memory:' : spec.slice('sqlite:'.length));
-  }
-  throw new Error(`--store must be memory, sqlite or sqlite:FILE (got ${JSON.stringify(spec)})`);
-}
-
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({
-    options: {
-      scenario: { type: 'string', default: resolve(here, '../../tests/conformance/scenario.json') },
-      store: { type: 'string', default: 'memory' },
-      bindings: { type: 'string' },
-      component: { type: 'string' },
-      out: { type: 'string' },
-    },
-  });
-  try {
-    const scenario = JSON.parse(readFileSync(values.scenario, 'utf8'));
-    const store = await openStore(values.store);
-    const result = await runScenario(scenario, { store, bindings: values.bindings, component: values.component });
-    result.store = values.store;
-    const text = `${JSON.stringify(result, null, 1)}\n`;
-    if (values.out) writeFileSync(values.out, text);
-    else process.stdout.write(text);
-  } catch (e) {
-    console.error(`conformance (node): ${e.stack ?? e}`);
-    process.exitCode = 1;
-  }
-}

@@ -1,15 +1,13 @@
-// The Node.js host: loads the jco-transpiled Engram component, supplies its
+// The platform-neutral host: supplies the jco-transpiled Engram component's
 // imports (a store opened per principal, a clock, and WASI stubs that grant
 // nothing) and exposes the policy with the JSON shapes of the `engram` CLI.
-
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+// How the bindings and core modules are loaded is the platform's: `Engram`
+// in `index.js` (Node: files) and in `browser.js` (fetch) extend this class
+// with a static `load(options)`.
 
 import { EngramError, EngramTrapError, StoreError } from './errors.js';
 import { checkScope } from './stores/common.js';
 import { MemoryStore } from './stores/memory.js';
-import { DEFAULT_BINDINGS, MODULE_NAME, transpileComponent } from './transpile.js';
 import { wasiStubs } from './wasi.js';
 import * as wire from './wire.js';
 
@@ -45,35 +43,14 @@ function isComponentError(e) {
   return e instanceof Error && e.constructor?.name === 'ComponentError' && Object.hasOwn(e, 'payload');
 }
 
-/** Compiled core modules, shared by every `Engram` on the same bindings. */
-const COMPILED = new Map();
-
-function compiledModules(dir, manifest) {
-  const key = `${dir}\u0000${manifest.sha256}`;
-  let modules = COMPILED.get(key);
-  if (!modules) {
-    modules = (async () => {
-      const out = new Map();
-      for (const name of manifest.files.filter((f) => f.endsWith('.wasm'))) {
-        out.set(name, await WebAssembly.compile(await readFile(join(dir, name))));
-      }
-      return out;
-    })();
-    COMPILED.set(key, modules);
-    modules.catch(() => COMPILED.delete(key));
-  }
-  return modules;
-}
-
 /** Only `Engram.open` constructs (an unloaded `Engram` could not run a call). */
 const OPENING = Symbol('Engram.open');
 
 const many = (value, convert) => (Array.isArray(value) ? value.map((v, i) => convert(v, i)) : [convert(value, 0)]);
 
 export class Engram {
-  #bindingsDir;
   #instantiate;
-  #modules;
+  #getCoreModule;
   #store;
   #clock;
   #principal;
@@ -90,54 +67,39 @@ export class Engram {
    * @param {object} options
    * @param {string|{tenant:string,user?:string,project?:string}} options.principal
    *   who this handle acts for; the store refuses every scope outside it.
-   * @param {object} [options.store] a store (`MemoryStore`, `SqliteStore`, or
-   *   your own with the same methods); default: a new `MemoryStore`.
+   * @param {object} [options.store] a store (`MemoryStore`, `SqliteStore`,
+   *   `IndexedDbStore`, or your own with the same methods); default: a new
+   *   `MemoryStore`.
    * @param {string|Date|Function} [options.now] fix the clock (RFC 3339 or
    *   Date) or supply one (a function returning either); default: system time.
-   * @param {string} [options.component] the `.wasm` to run; transpiled into
-   *   `options.bindings` first if that holds bindings of another file.
-   * @param {string} [options.bindings] directory of the jco-transpiled
-   *   bindings (default: this package's `gen/`).
+   * Further options belong to the platform's `load` (Node: `component`,
+   * `bindings`; browser: `wasmBase`).
    */
   static async open(options = {}) {
-    const engram = new Engram(options, OPENING);
-    await engram.#load(options.component);
+    const engram = new this(options, OPENING);
+    const loaded = await this.load(options);
+    engram.#instantiate = loaded.instantiate;
+    engram.#getCoreModule = loaded.getCoreModule;
+    engram.component = loaded.component;
+    engram.#ready = engram.#newInstance();
+    await engram.#ready;
     return engram;
   }
 
+  /**
+   * The platform's loader: `{instantiate, getCoreModule(name), component:
+   * {sha256, source, jco}}` for the jco bindings (`--instantiation async`).
+   */
+  static async load() {
+    throw new Error("import Engram from 'engram-memory' (Node) or 'engram-memory/browser', not from the core module");
+  }
+
   /** Use `Engram.open`. */
-  constructor({ principal, store, now, bindings } = {}, opening = undefined) {
+  constructor({ principal, store, now } = {}, opening = undefined) {
     if (opening !== OPENING) throw new TypeError('use `await Engram.open(options)` to create an Engram');
     this.#principal = toPrincipal(principal);
     this.#store = store ?? new MemoryStore();
     this.#clock = toClock(now);
-    this.#bindingsDir = bindings ?? DEFAULT_BINDINGS;
-  }
-
-  async #load(component) {
-    if (component !== undefined) {
-      await transpileComponent(component, this.#bindingsDir);
-    }
-    const manifestPath = join(this.#bindingsDir, 'component.json');
-    let manifest;
-    try {
-      manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
-    } catch {
-      throw new Error(
-        `no transpiled bindings in ${this.#bindingsDir}: run \`npm run transpile -- PATH/TO/engram-memory.wasm\` ` +
-          'or pass {component: PATH} to Engram.open',
-      );
-    }
-    // Keyed by the component's hash: bindings re-transpiled into the same
-    // directory load as a new module, not the cached old one.
-    const url = pathToFileURL(join(this.#bindingsDir, `${MODULE_NAME}.js`));
-    url.searchParams.set('sha256', manifest.sha256);
-    const mod = await import(url.href);
-    this.#instantiate = mod.instantiate;
-    this.#modules = await compiledModules(this.#bindingsDir, manifest);
-    this.component = { sha256: manifest.sha256, source: manifest.source, jco: manifest.jco };
-    this.#ready = this.#newInstance();
-    await this.#ready;
   }
 
   #imports() {
@@ -181,7 +143,7 @@ export class Engram {
   }
 
   async #newInstance() {
-    const root = await this.#instantiate((name) => this.#modules.get(name), this.#imports());
+    const root = await this.#instantiate(this.#getCoreModule, this.#imports());
     this.#policy = root.policy;
   }
 
@@ -199,8 +161,9 @@ export class Engram {
     }
     const policy = this.#policy;
     this.#active = options?.principal !== undefined ? toPrincipal(options.principal) : this.#principal;
+    let out;
     try {
-      return f(policy);
+      out = f(policy);
     } catch (e) {
       if (isComponentError(e)) throw EngramError.fromWit(e.payload);
       // A trap, or an exception that unwound through the guest: its state
@@ -215,6 +178,16 @@ export class Engram {
     } finally {
       this.#active = null;
     }
+    // A store that persists asynchronously (IndexedDB) has taken the
+    // commit in memory; the call resolves only once it is durable.
+    if (typeof this.#store.flush === 'function') {
+      try {
+        await this.#store.flush();
+      } catch (e) {
+        throw new EngramError('store', `the store could not persist the commit: ${e?.message ?? e}`);
+      }
+    }
+    return out;
   }
 
   /**

@@ -57,8 +57,40 @@ function newestFirst(a, b) {
   return ub - ua || byteOrder(a.memory.id, b.memory.id) || b.memory.revision - a.memory.revision;
 }
 
+/**
+ * A state rebuilt from its rows, events and tombstones (the derived indexes
+ * are recomputed), for stores that persist those and load them back.
+ */
+export function stateFrom(rows, events, tombstones) {
+  const state = emptyState();
+  for (const row of rows) {
+    state.rows.set(row.rid, row);
+    state.byRevision.set(revKey(row.memory.id, row.memory.revision), row.rid);
+    const key = activeKey(row.memory);
+    if (key !== null) state.active.set(key, row.rid);
+    if (row.rid > state.maxRid) state.maxRid = row.rid;
+  }
+  state.events = events.slice();
+  state.tombstones = tombstones.slice();
+  return state;
+}
+
 export class MemoryStore {
-  #state = emptyState();
+  #state;
+
+  /** `state`: for subclasses that load a persisted state (see `stateFrom`). */
+  constructor(state = undefined) {
+    this.#state = state ?? emptyState();
+  }
+
+  /**
+   * The current state. Commits never mutate a state in place (each builds a
+   * new one, sharing unchanged rows), so a persisting subclass can diff two
+   * snapshots by object identity.
+   */
+  snapshot() {
+    return this.#state;
+  }
 
   /** Records handed to the guest so far (bounded-read checks). */
   recordsRead = 0;

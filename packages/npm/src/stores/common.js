@@ -4,6 +4,7 @@
 // stored memory takes.
 
 import { StoreError } from '../errors.js';
+import { compareUtf8 } from '../bytes.js';
 
 export const SENSITIVITY_RANK = { public: 0, internal: 1, personal: 2, sensitive: 3 };
 const DIMENSIONS = ['user', 'project', 'thread', 'agent'];
@@ -115,7 +116,7 @@ const SURROGATE = /[\uD800-\uDFFF]/;
  */
 export function byteOrder(a, b) {
   if (a === b) return 0;
-  if (SURROGATE.test(a) || SURROGATE.test(b)) return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  if (SURROGATE.test(a) || SURROGATE.test(b)) return compareUtf8(a, b);
   return a < b ? -1 : 1;
 }
 

@@ -1,5 +1,5 @@
 // A persistent store on SQLite through better-sqlite3, with the Rust host's
-// schema (`host/schema/`, read from there) and row format, so a
+// schema (`host/schema/`, shipped in the package's `schema/`) and row format, so a
 // database file written here opens in `engram --db FILE` and the other way
 // round. One row per memory revision with a column for every pushed-down
 // filter, a postings table for the guest's index terms, an append-only
@@ -15,10 +15,10 @@ import { SENSITIVITY_RANK, byteOrder, canonicalMemory, needsMemoryColumns, seman
 
 /**
  * Schema migrations, applied in order; `user_version` records how many ran.
- * The Rust host's own files (`host/schema/*.sql`), so every host writes one
- * format.
+ * The Rust host's own files (`host/schema/*.sql`, copied into the package's
+ * `schema/` by `npm run build`), so every host writes one format.
  */
-const SCHEMA_DIR = new URL('../../../../host/schema/', import.meta.url);
+const SCHEMA_DIR = new URL('../../schema/', import.meta.url);
 const MIGRATIONS = readdirSync(SCHEMA_DIR)
   .filter((f) => f.endsWith('.sql'))
   .sort()
