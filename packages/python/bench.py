@@ -2,7 +2,7 @@
 """Per-call overhead of the Python host: a trivial ``info()`` and a small
 ``recall`` (20 memories, k = 5), timed in a loop after warm-up; medians.
 
-    python bench.py [--component FILE] [--iterations N]
+    python bench.py [--component FILE] [--iterations N]   (with the wheel installed)
 
 ``call_raw`` passes WIT values straight to ``wasmtime`` (no JSON conversion);
 the ``Engram`` methods convert the CLI's JSON shapes in and out.
@@ -14,12 +14,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from engram_memory import COMPONENT, Engram, SqliteStore
+from engram_memory import wire
 
-from engram import Engram, SqliteStore  # noqa: E402
-from engram import wire  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def median_us(f, n):
@@ -35,7 +32,7 @@ def median_us(f, n):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--component", default=str(ROOT / "target" / "engram-memory.wasm"))
+    parser.add_argument("--component", default=str(COMPONENT))
     parser.add_argument("--iterations", type=int, default=2000)
     args = parser.parse_args()
     n = args.iterations

@@ -1,28 +1,24 @@
 """Unit tests of the Python host: SQLite store semantics, typed errors, the
 capability check, trap recovery and persistence.
 
-    python -m unittest discover -s tests -t .      (from examples/python)
+    python -m unittest discover -s tests -t .      (from packages/python, with
+                                                    the wheel installed)
 
-ENGRAM_COMPONENT names the component (default: ../../target/engram-memory.wasm).
+ENGRAM_COMPONENT names another component (default: the installed package's).
 """
 
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 import unittest
-from pathlib import Path
-
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
 
 from wasmtime.component import Variant  # noqa: E402
 
-from engram import Engram, EngramError, EngramTrap, SqliteStore, StoreError  # noqa: E402
-from engram.wire import format_datetime, parse_datetime, rec  # noqa: E402
+from engram_memory import Engram, EngramError, EngramTrap, SqliteStore, StoreError  # noqa: E402
+from engram_memory.wire import format_datetime, parse_datetime, rec  # noqa: E402
 
-COMPONENT = os.environ.get("ENGRAM_COMPONENT", str(HERE.parent.parent.parent / "target" / "engram-memory.wasm"))
+COMPONENT = os.environ.get("ENGRAM_COMPONENT")  # default: the installed package's
 NOW = "2026-08-01T10:00:00+08:00"
 ACME = rec(tenant="acme", user=None, project=None)
 

@@ -1,17 +1,19 @@
 """Engram for Python: the memory-policy WebAssembly component, run in
 ``wasmtime``, with its store on SQLite.
 
-    from engram import Engram, SqliteStore
+    from engram_memory import Engram, SqliteStore
 
-    with Engram("target/engram-memory.wasm", principal="acme", store=SqliteStore("memory.db")) as engram:
+    with Engram(principal="acme", store=SqliteStore("memory.db")) as engram:
         engram.remember({"text": "payment-service uses PostgreSQL", "scope": {"tenant": "acme"},
                          "source": {"kind": "system", "ref": "cmdb-42"}})
         print(engram.recall({"query": "which database does payment-service use?", "scope": {"tenant": "acme"}}))
 """
 
 from .errors import EngramError, EngramTrap, StoreError
-from .host import Engram
+from .host import COMPONENT, Engram
 from .store import SqliteStore
 from .wire import format_datetime, parse_datetime
 
-__all__ = ["Engram", "EngramError", "EngramTrap", "SqliteStore", "StoreError", "format_datetime", "parse_datetime"]
+__version__ = "0.1.0"
+
+__all__ = ["COMPONENT", "Engram", "EngramError", "EngramTrap", "SqliteStore", "StoreError", "format_datetime", "parse_datetime"]

@@ -32,6 +32,9 @@ SPEEDUPS = _speedups.apply()
 
 _EPOCH_TICK = 0.01  # seconds; deadlines are counted in ticks
 
+#: The component this package ships (``build_wheel.py`` copies it in).
+COMPONENT = Path(__file__).resolve().parent / "engram-memory.wasm"
+
 
 def _principal(p: PrincipalLike) -> Record:
     if isinstance(p, str) and p:
@@ -112,7 +115,8 @@ _EXPORTS = (
 class Engram:
     """One loaded policy component with a store and a clock.
 
-    ``component`` is the path of ``engram-memory.wasm``. ``principal`` (a
+    ``component`` is the path of an ``engram-memory.wasm``; default: the
+    component this package ships (``COMPONENT``). ``principal`` (a
     tenant name or ``{"tenant", "user"?, "project"?}``) is who this handle
     acts for: the store refuses every scope outside it. ``store`` defaults to
     an in-memory ``SqliteStore(":memory:")``. ``now`` fixes the clock (RFC
@@ -123,7 +127,7 @@ class Engram:
 
     def __init__(
         self,
-        component: Union[str, os.PathLike],
+        component: Union[str, os.PathLike, None] = None,
         *,
         principal: PrincipalLike,
         store: Any = None,
@@ -144,12 +148,12 @@ class Engram:
         config = Config()
         config.epoch_interruption = timeout is not None
         self._engine = Engine(config)
-        path = Path(component)
+        path = Path(component) if component is not None else COMPONENT
         try:
             wasm = path.read_bytes()
         except OSError as e:
             raise FileNotFoundError(
-                f"cannot read the component at {path} (build it with `cargo build --release` at the repository root): {e}"
+                f"cannot read the component at {path}: {e}"
             ) from e
         self.sha256 = hashlib.sha256(wasm).hexdigest()
         self.component_path = str(path)
@@ -160,7 +164,7 @@ class Engram:
         self._instantiate()
 
     @classmethod
-    def open(cls, component: Union[str, os.PathLike], **options: Any) -> "Engram":
+    def open(cls, component: Union[str, os.PathLike, None] = None, **options: Any) -> "Engram":
         """Same as the constructor (reads better at call sites)."""
         return cls(component, **options)
 

@@ -1,7 +1,7 @@
 """Stores for the Python host.
 
 ``SqliteStore`` keeps every tenant's memories in one SQLite database with the
-Rust host's schema (``host/schema/``, read from there) and row format,
+Rust host's schema (``host/schema/``, shipped in the package's ``schema/``) and row format,
 so a file written here opens with ``engram --db FILE`` and the other way
 round; ``SqliteStore(":memory:")`` is a private in-memory database.
 
@@ -63,7 +63,7 @@ def check_scope(principal: Record, scope: Any) -> None:
 # Schema migrations, applied in order; `user_version` records how many ran.
 # The Rust host's own files (`host/schema/*.sql`), so every host writes one
 # format.
-_SCHEMA_DIR = Path(__file__).resolve().parents[3] / "host" / "schema"
+_SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
 _MIGRATIONS = [f.read_text(encoding="utf-8") for f in sorted(_SCHEMA_DIR.glob("*.sql"))]
 
 _SELECT_STORED = "SELECT m.body, m.etag, m.length, m.access_count, m.last_access FROM memories m"

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Runs the shared conformance scenario (tests/conformance/scenario.json) on
-the Python host and prints every step's normalised output as JSON. The Rust
-test tests/tests/hosts.rs runs the same scenario on the Rust and Node hosts
-and requires identical output.
+this package and prints every step's normalised output as JSON. The Rust
+test tests/tests/hosts.rs runs the same scenario on the Rust host, the npm
+package and the browser, and requires identical output.
 
-    python conformance.py [--scenario PATH] [--component FILE]
-                          [--store sqlite|sqlite:FILE] [--out FILE]
+    python -m engram_memory.conformance --scenario PATH [--component FILE]
+                                        [--store sqlite|sqlite:FILE] [--out FILE]
 """
 
 from __future__ import annotations
@@ -15,12 +15,9 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from engram import Engram, EngramError, SqliteStore  # noqa: E402
+from . import Engram, EngramError, SqliteStore
 
 
 def normalise(value: Any) -> Any:
@@ -53,7 +50,7 @@ def resolve_ids(value: Any, ids: Dict[str, str]) -> Any:
     return value
 
 
-def run_scenario(scenario: Dict[str, Any], component: str, store: Any) -> Dict[str, Any]:
+def run_scenario(scenario: Dict[str, Any], component: Optional[str], store: Any) -> Dict[str, Any]:
     now = {"value": scenario["now"]}
     engram = Engram(component, principal=scenario["principal"], store=store, now=lambda: now["value"])
     ids: Dict[str, str] = {}
@@ -95,10 +92,9 @@ def run_scenario(scenario: Dict[str, Any], component: str, store: Any) -> Dict[s
 
 
 def main() -> int:
-    root = HERE.parent.parent
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenario", default=str(root / "tests" / "conformance" / "scenario.json"))
-    parser.add_argument("--component", default=str(root / "target" / "engram-memory.wasm"))
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--scenario", required=True, help="tests/conformance/scenario.json in the repository")
+    parser.add_argument("--component", help="a component of your own (default: the one in this package)")
     parser.add_argument("--store", default="sqlite", help="sqlite (in memory) or sqlite:FILE")
     parser.add_argument("--out")
     args = parser.parse_args()
