@@ -12,7 +12,6 @@ import argparse
 import statistics
 import sys
 import time
-from pathlib import Path
 
 from engram_memory import COMPONENT, Engram, SqliteStore
 from engram_memory import wire

@@ -38,9 +38,16 @@ function toClock(now) {
   return () => fixed;
 }
 
-/** A component error (the WIT `error` of a `result`) as jco throws it. */
+const POLICY_ERRORS = new Set(['invalid-input', 'unsupported', 'not-found', 'permission-denied', 'conflict', 'store', 'limit-exceeded']);
+
+/**
+ * A component error (the WIT `error` of a `result`) as jco throws it: its
+ * `ComponentError` with the variant as `payload`. Recognised by shape, not
+ * class name, which a minifier renames.
+ */
 function isComponentError(e) {
-  return e instanceof Error && e.constructor?.name === 'ComponentError' && Object.hasOwn(e, 'payload');
+  return e instanceof Error && !(e instanceof StoreError) && Object.hasOwn(e, 'payload') &&
+    typeof e.payload?.tag === 'string' && POLICY_ERRORS.has(e.payload.tag);
 }
 
 /** Only `Engram.open` constructs (an unloaded `Engram` could not run a call). */
