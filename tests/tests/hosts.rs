@@ -395,7 +395,13 @@ fn readme_example(readme: &Path, lang: &str) -> (String, String) {
 
 /// Write a README's example to `file`, run it with `cmd`, and require
 /// exactly the output the README shows.
-fn assert_readme_example_runs(what: &str, readme: &Path, lang: &str, file: &Path, cmd: &mut Command) {
+fn assert_readme_example_runs(
+    what: &str,
+    readme: &Path,
+    lang: &str,
+    file: &Path,
+    cmd: &mut Command,
+) {
     let (code, expected) = readme_example(readme, lang);
     std::fs::write(file, code).unwrap_or_else(|e| panic!("write {}: {e}", file.display()));
     let out = run(cmd, &format!("the {what} README example"));
@@ -445,9 +451,12 @@ fn npm_package_built() -> &'static PathBuf {
             let t = Instant::now();
             eprintln!("hosts: npm ci --ignore-scripts in {}…", dir.display());
             run(
-                Command::new("npm")
-                    .current_dir(&dir)
-                    .args(["ci", "--ignore-scripts", "--no-audit", "--no-fund"]),
+                Command::new("npm").current_dir(&dir).args([
+                    "ci",
+                    "--ignore-scripts",
+                    "--no-audit",
+                    "--no-fund",
+                ]),
                 "npm ci in packages/npm",
             );
             eprintln!("hosts: npm ci took {:.1?}", t.elapsed());
@@ -493,6 +502,27 @@ fn content_key(bytes: &[u8]) -> String {
     format!("{:016x}", h.finish())
 }
 
+/// Start provisioning every package host at once, each on a thread of its
+/// own: the npm install (which compiles better-sqlite3 on a fresh machine),
+/// the wheel and its virtualenv, and the browser build and run then overlap
+/// instead of queueing behind the test threads. A thread whose
+/// provisioning fails leaves its `OnceLock` empty; the test that needs it
+/// runs the provisioning again and reports the failure itself.
+fn start_provisioning() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        std::thread::spawn(|| {
+            node_host();
+        });
+        std::thread::spawn(|| {
+            python_host();
+        });
+        std::thread::spawn(|| {
+            browser_run();
+        });
+    });
+}
+
 struct NodeHost {
     /// The project the tarball is installed into.
     project: PathBuf,
@@ -507,6 +537,7 @@ struct NodeHost {
 /// whenever its contents change.
 fn node_host() -> &'static NodeHost {
     static NODE: OnceLock<NodeHost> = OnceLock::new();
+    start_provisioning();
     NODE.get_or_init(|| {
         let dir = npm_package_built();
         let packs = work_dir().join("npm-pack");
@@ -529,7 +560,10 @@ fn node_host() -> &'static NodeHost {
         let bytes = std::fs::read(&tarball)
             .unwrap_or_else(|e| panic!("npm pack wrote no {}: {e}", tarball.display()));
         eprintln!("hosts: npm pack → {name}, {} bytes", bytes.len());
-        let _ = std::fs::write(work_dir().join("npm-tarball-bytes"), bytes.len().to_string());
+        let _ = std::fs::write(
+            work_dir().join("npm-tarball-bytes"),
+            bytes.len().to_string(),
+        );
 
         let project = provision::cache_dir().join("npm-install-project");
         std::fs::create_dir_all(&project).expect("create the npm install project");
@@ -537,7 +571,10 @@ fn node_host() -> &'static NodeHost {
         // The name carries the contents' key, so npm sees a new dependency
         // whenever the tarball changed.
         let local = format!("engram-memory-{}.tgz", content_key(&bytes));
-        for e in std::fs::read_dir(&project).expect("list the npm project").flatten() {
+        for e in std::fs::read_dir(&project)
+            .expect("list the npm project")
+            .flatten()
+        {
             let n = e.file_name().to_string_lossy().to_string();
             if n.ends_with(".tgz") && n != local {
                 let _ = std::fs::remove_file(e.path());
@@ -614,6 +651,7 @@ impl PythonHost {
 /// fresh virtualenv (recreated whenever the wheel changes).
 fn python_host() -> &'static PythonHost {
     static PYTHON: OnceLock<PythonHost> = OnceLock::new();
+    start_provisioning();
     PYTHON.get_or_init(|| {
         let dist = work_dir().join("wheel");
         let _ = std::fs::remove_dir_all(&dist);
@@ -681,6 +719,7 @@ fn python_conformance(store: &str) -> Value {
 /// time to first call, and the scenario on both browser stores.
 fn browser_run() -> &'static Value {
     static RUN: OnceLock<Value> = OnceLock::new();
+    start_provisioning();
     RUN.get_or_init(|| {
         let chromium = provision::chromium();
         let playwright = provision::playwright_core();
@@ -817,7 +856,9 @@ fn browser_page_transfer_size_and_first_call() {
     let total = &report["transfer"]["total"];
     let brotli = total["brotli"].as_u64().expect("brotli total");
     let gzip = total["gzip"].as_u64().expect("gzip total");
-    let cold = report["first_call_ms"]["cold"].as_f64().expect("cold first call");
+    let cold = report["first_call_ms"]["cold"]
+        .as_f64()
+        .expect("cold first call");
     let offline = report["first_call_ms"]["offline_reload"]
         .as_f64()
         .expect("offline first call");

@@ -37,12 +37,18 @@ fn the_wit_package_has_the_crate_version() {
         .find_map(|l| l.trim().strip_prefix("package engram:memory@"))
         .map(|v| v.trim_end_matches(';').to_string())
         .expect("wit/world.wit declares package engram:memory@VERSION");
-    assert_eq!(version, CRATE_VERSION, "WIT package vs workspace crate version");
+    assert_eq!(
+        version, CRATE_VERSION,
+        "WIT package vs workspace crate version"
+    );
 }
 
 #[test]
 fn the_npm_package_has_the_crate_version() {
-    for path in ["packages/npm/package.json", "packages/npm/package-lock.json"] {
+    for path in [
+        "packages/npm/package.json",
+        "packages/npm/package-lock.json",
+    ] {
         let json: serde_json::Value =
             serde_json::from_str(&read(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
         assert_eq!(json["name"], "engram-memory", "{path}: package name");
@@ -57,7 +63,10 @@ fn the_npm_package_has_the_crate_version() {
 #[test]
 fn the_python_package_has_the_crate_version() {
     let pyproject = read("packages/python/pyproject.toml");
-    assert_eq!(assigned(&pyproject, "name", "pyproject.toml"), "engram-memory");
+    assert_eq!(
+        assigned(&pyproject, "name", "pyproject.toml"),
+        "engram-memory"
+    );
     assert_eq!(
         assigned(&pyproject, "version", "pyproject.toml"),
         CRATE_VERSION,
@@ -75,11 +84,7 @@ fn the_python_package_has_the_crate_version() {
 fn the_component_reports_the_wit_package_version() {
     let info = engram_tests::engram().info().expect("info");
     // "0.1.0", or "engram:memory@0.1.0" should it name the package.
-    let version = info
-        .package_version
-        .rsplit('@')
-        .next()
-        .unwrap_or_default();
+    let version = info.package_version.rsplit('@').next().unwrap_or_default();
     assert_eq!(
         version, CRATE_VERSION,
         "the component reports version {:?}, the crate is {CRATE_VERSION}",
