@@ -14,6 +14,7 @@ isolated build environment). Prints the wheel's path.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
@@ -65,9 +66,13 @@ def main() -> int:
     version = next(iter(found.values()))
     for old in out.glob(f"engram_memory-{version}-*.whl"):
         old.unlink()
+    # Fixed timestamps in the zip: the same inputs give the same wheel.
+    env = dict(os.environ)
+    env.setdefault("SOURCE_DATE_EPOCH", "1767225600")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check", "-q", "-w", str(out), str(HERE)],
         check=True,
+        env=env,
     )
     wheels = sorted(out.glob(f"engram_memory-{version}-*.whl"))
     if not wheels:
