@@ -393,6 +393,15 @@ fn readme_example(readme: &Path, lang: &str) -> (String, String) {
     (code, output)
 }
 
+/// `program` run in a network namespace of its own (`unshare -n`: no
+/// interface but a downed loopback), so it cannot reach anything: what runs
+/// there runs offline.
+fn offline(program: &Path) -> Command {
+    let mut c = Command::new("unshare");
+    c.args(["-n", "--"]).arg(program);
+    c
+}
+
 /// Write a README's example to `file`, run it with `cmd`, and require
 /// exactly the output the README shows.
 fn assert_readme_example_runs(
@@ -876,8 +885,9 @@ fn browser_page_transfer_size_and_first_call() {
     );
 }
 
+/// The npm README's example, from the installed tarball, with no network.
 #[test]
-fn npm_readme_example_runs_from_the_installed_tarball() {
+fn npm_readme_example_runs_offline_from_the_installed_tarball() {
     let node = node_host();
     let file = node.project.join("example.mjs");
     assert_readme_example_runs(
@@ -885,12 +895,15 @@ fn npm_readme_example_runs_from_the_installed_tarball() {
         &repo_root().join("packages/npm/README.md"),
         "js",
         &file,
-        Command::new("node").current_dir(&node.project).arg(&file),
+        offline(Path::new("node"))
+            .current_dir(&node.project)
+            .arg(&file),
     );
 }
 
+/// The Python README's example, from the installed wheel, with no network.
 #[test]
-fn python_readme_example_runs_from_the_installed_wheel() {
+fn python_readme_example_runs_offline_from_the_installed_wheel() {
     let py = python_host();
     let dir = work_dir().join("python-example");
     std::fs::create_dir_all(&dir).expect("create the example directory");
@@ -900,7 +913,10 @@ fn python_readme_example_runs_from_the_installed_wheel() {
         &repo_root().join("packages/python/README.md"),
         "python",
         &file,
-        py.command(&dir).arg(&file),
+        offline(&py.python)
+            .current_dir(&dir)
+            .env("ENGRAM_CACHE_DIR", work_dir().join("cache"))
+            .arg(&file),
     );
 }
 
