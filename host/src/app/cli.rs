@@ -80,6 +80,10 @@ pub enum Cmd {
     Bench(super::bench::BenchArgs),
     /// Serve the same contract over HTTP/JSON (docs/serve.md).
     Serve(super::serve::ServeArgs),
+    /// Speak the Model Context Protocol on stdin/stdout for --tenant
+    /// (optional --user/--project): tools remember, recall, pack_context,
+    /// forget, list_memories, memory_history.
+    Mcp,
     /// Manage the API keys `engram serve` accepts.
     Keys {
         #[command(subcommand)]
@@ -342,6 +346,7 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         Cmd::Info => return info(&cli, out),
         Cmd::Serve(args) => return super::serve::run(&cli.flags, args),
         Cmd::Keys { cmd } => return super::serve::keys::run(&cli.flags, cmd, out),
+        Cmd::Mcp => return super::mcp::run(&cli.flags),
         _ => {}
     }
     let mut engram = cli.flags.open(&cli.flags.db)?;
@@ -486,7 +491,9 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
             let mems = engram.list(p, scope, st)?;
             print_lines(out, &mems.iter().map(wire::memory_json).collect::<Vec<_>>())
         }
-        Cmd::Demo | Cmd::Info | Cmd::Bench(_) | Cmd::Serve(_) | Cmd::Keys { .. } => Ok(()),
+        Cmd::Demo | Cmd::Info | Cmd::Bench(_) | Cmd::Serve(_) | Cmd::Keys { .. } | Cmd::Mcp => {
+            Ok(())
+        }
     }
 }
 

@@ -8,4 +8,5 @@ pub mod demo;
 pub mod failure;
 pub mod flags;
 pub mod inspector;
+pub mod mcp;
 pub mod serve;
