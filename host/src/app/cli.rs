@@ -93,6 +93,17 @@ pub enum Cmd {
 
 pub fn main() -> i32 {
     let cli = Cli::parse();
+    // `engram mcp` reads and writes stdio itself (tokio), so it must not
+    // run under the locks taken below.
+    if matches!(cli.cmd, Cmd::Mcp) {
+        return match super::mcp::run(&cli.flags) {
+            Ok(()) => 0,
+            Err(f) => {
+                eprintln!("engram: {}", f.message);
+                f.code
+            }
+        };
+    }
     let mut stdin = std::io::stdin().lock();
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     match run(cli, &mut stdin, &mut stdout).and_then(|()| flush(&mut stdout)) {
