@@ -84,6 +84,9 @@ pub enum Cmd {
     /// (optional --user/--project): tools remember, recall, pack_context,
     /// forget, list_memories, memory_history.
     Mcp,
+    /// Load a spawned `engram serve` with concurrent remember/recall
+    /// clients on loopback and report throughput and latency (docs/serve.md).
+    LoadTest(super::bench::load::LoadArgs),
     /// Manage the API keys `engram serve` accepts.
     Keys {
         #[command(subcommand)]
@@ -358,6 +361,7 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         Cmd::Serve(args) => return super::serve::run(&cli.flags, args),
         Cmd::Keys { cmd } => return super::serve::keys::run(&cli.flags, cmd, out),
         Cmd::Mcp => return super::mcp::run(&cli.flags),
+        Cmd::LoadTest(args) => return super::bench::load::run(&cli.flags, args, out),
         _ => {}
     }
     let mut engram = cli.flags.open(&cli.flags.db)?;
@@ -502,9 +506,13 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
             let mems = engram.list(p, scope, st)?;
             print_lines(out, &mems.iter().map(wire::memory_json).collect::<Vec<_>>())
         }
-        Cmd::Demo | Cmd::Info | Cmd::Bench(_) | Cmd::Serve(_) | Cmd::Keys { .. } | Cmd::Mcp => {
-            Ok(())
-        }
+        Cmd::Demo
+        | Cmd::Info
+        | Cmd::Bench(_)
+        | Cmd::Serve(_)
+        | Cmd::Keys { .. }
+        | Cmd::Mcp
+        | Cmd::LoadTest(_) => Ok(()),
     }
 }
 
