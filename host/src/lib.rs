@@ -14,6 +14,7 @@
 pub mod backend;
 pub mod bindings;
 pub mod clock;
+pub mod postgres;
 pub mod postings_cache;
 pub mod runtime;
 pub mod sqlite;
@@ -95,9 +96,12 @@ macro_rules! policy_call {
 }
 
 impl Engram {
-    /// Open a SQLite database file (created on first use).
+    /// Open a SQLite database file (created on first use), or a
+    /// PostgreSQL server (`postgres://…`, see `postgres`).
     pub fn open(db: &str, opts: Options) -> Result<Self, Error> {
-        let backend: Box<dyn Backend> = if db == ":memory:" {
+        let backend: Box<dyn Backend> = if postgres::is_postgres_url(db) {
+            Box::new(postgres::PgStore::open(db).map_err(|e| Error::Store(store_msg(&e)))?)
+        } else if db == ":memory:" {
             Box::new(
                 sqlite::SqliteStore::open_in_memory().map_err(|e| Error::Store(store_msg(&e)))?,
             )

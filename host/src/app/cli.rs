@@ -78,6 +78,8 @@ pub enum Cmd {
     Demo,
     /// Measure speed, scale, size and the wasm/native ratio.
     Bench(super::bench::BenchArgs),
+    /// PostgreSQL: rewrite the tables so erased rows leave no bytes behind (VACUUM FULL).
+    Vacuum,
 }
 
 pub fn main() -> i32 {
@@ -333,6 +335,7 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         Cmd::Demo => return super::demo::run(&cli.flags, out),
         Cmd::Bench(args) => return super::bench::run(&cli.flags, args, out),
         Cmd::Info => return info(&cli, out),
+        Cmd::Vacuum => return super::vacuum::run(&cli.flags, out),
         _ => {}
     }
     let mut engram = cli.flags.open(&cli.flags.db)?;
@@ -477,7 +480,7 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
             let mems = engram.list(p, scope, st)?;
             print_lines(out, &mems.iter().map(wire::memory_json).collect::<Vec<_>>())
         }
-        Cmd::Demo | Cmd::Info | Cmd::Bench(_) => Ok(()),
+        Cmd::Demo | Cmd::Info | Cmd::Bench(_) | Cmd::Vacuum => Ok(()),
     }
 }
 

@@ -7,3 +7,4 @@ pub mod cli;
 pub mod demo;
 pub mod failure;
 pub mod flags;
+pub mod vacuum;
