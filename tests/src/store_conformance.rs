@@ -803,3 +803,37 @@ pub fn batches_and_savepoints(store: &mut dyn Backend, t: &str) {
         "a rolled-back batch leaves nothing"
     );
 }
+
+/// Two stores on one database (two processes, or two hosts): what one
+/// commits, the other's next read sees, whatever it cached before.
+pub fn second_store_sees_commits(a: &mut dyn Backend, b: &mut dyn Backend, t: &str) {
+    let s = scope(t, None, None);
+    let f = filter(s.clone(), w::ScopeMatch::Exact);
+    let terms = [w::WeightedTerm {
+        term: "shared".into(),
+        weight: 1.0,
+    }];
+    let asked = ["shared".to_string()];
+    commit(
+        a,
+        t,
+        vec![insert(memory("first", s.clone(), 1), &["shared"])],
+    );
+    assert_eq!(ids(&b.search(&f, &terms, 10).expect("search")), ["first#1"]);
+    assert_eq!(b.stats(&f, &asked).expect("stats").frequencies, [1]);
+    commit(
+        a,
+        t,
+        vec![insert(memory("second", s.clone(), 2), &["shared", "x"])],
+    );
+    let found = ids(&b.search(&f, &terms, 10).expect("search"));
+    assert_eq!(found, ["first#1", "second#1"], "b sees a's second commit");
+    let st = b.stats(&f, &asked).expect("stats");
+    assert_eq!((st.documents, st.frequencies), (2, vec![2]));
+    commit(a, t, vec![w::WriteOp::Erase(mid(t, "first"))]);
+    assert_eq!(
+        ids(&b.search(&f, &terms, 10).expect("search")),
+        ["second#1"]
+    );
+    assert_eq!(b.stats(&f, &asked).expect("stats").documents, 1);
+}

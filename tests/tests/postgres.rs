@@ -198,7 +198,15 @@ fn four_writers_into_one_tenant_lose_nothing() {
             let mut views = Vec::new();
             while !done.load(Ordering::SeqCst) {
                 let mut args = vec!["list", "--tenant", "fleet"];
-                for s in ["pending", "active", "superseded", "retracted", "expired", "conflicted", "archived"] {
+                for s in [
+                    "pending",
+                    "active",
+                    "superseded",
+                    "retracted",
+                    "expired",
+                    "conflicted",
+                    "archived",
+                ] {
                     args.extend(["--status", s]);
                 }
                 let out = engram_process(&args, &db, String::new());
@@ -216,7 +224,8 @@ fn four_writers_into_one_tenant_lose_nothing() {
                         // Run b of every writer in minute b: 100 writes a
                         // minute, under the scope's write-rate limit.
                         let now = format!("2026-08-01T10:{b:02}:00+08:00");
-                        let out = engram_process_at(&["remember"], &db, &now, candidates(w, b, PER_RUN));
+                        let out =
+                            engram_process_at(&["remember"], &db, &now, candidates(w, b, PER_RUN));
                         (format!("w{w}-b{b}"), ok(out, "remember"))
                     })
                     .collect::<Vec<_>>()
@@ -301,4 +310,69 @@ fn four_writers_into_one_tenant_lose_nothing() {
         ids.len(),
         views.len()
     );
+}
+
+/// The files under the database's directory that contain `needle`.
+fn table_files_holding(cluster: &Cluster, db: &str, needle: &str) -> Vec<String> {
+    let oid = cluster.psql(
+        "postgres",
+        &format!("SELECT oid FROM pg_database WHERE datname = '{db}'"),
+    );
+    let dir = cluster.data_dir().join("base").join(oid);
+    let mut hits = Vec::new();
+    for entry in std::fs::read_dir(&dir)
+        .expect("the database directory")
+        .flatten()
+    {
+        let bytes = std::fs::read(entry.path()).unwrap_or_default();
+        if bytes.windows(needle.len()).any(|w| w == needle.as_bytes()) {
+            hits.push(entry.file_name().to_string_lossy().into_owned());
+        }
+    }
+    hits
+}
+
+#[test]
+fn forget_then_vacuum_leaves_no_table_file_holding_the_text() {
+    let cluster = Cluster::start();
+    let db = cluster.create_database("erasure");
+    let fact = "Quillon Ashgrove keeps the spare key under the blue planter";
+    let remembered = cli(
+        &["remember", "--db", &db, "--now", NOW],
+        &format!(
+            r#"{{"text":"{fact}","scope":{{"tenant":"t","user":"u1"}},"source":{{"kind":"user","ref":"e1"}},"kind_hint":"semantic","subject":"user:u1","predicate":"spare_key_place","object":"under the blue planter"}}"#
+        ),
+    )
+    .expect("remember");
+    assert!(remembered.contains("\"active\""), "{remembered}");
+    cluster.psql("erasure", "CHECKPOINT");
+    assert!(
+        !table_files_holding(&cluster, "erasure", "Quillon Ashgrove").is_empty(),
+        "the fixture must be in the table files before it is forgotten"
+    );
+    let forgot = cli(
+        &["forget", "--db", &db, "--now", NOW],
+        r#"{"scope":{"tenant":"t","user":"u1"},"text":"Quillon Ashgrove"}"#,
+    )
+    .expect("forget");
+    assert!(forgot.contains("deleted"), "{forgot}");
+    // The forget's own VACUUM removed the dead tuples from the heap and
+    // indexes; the bytes may still sit in freed page space until reused.
+    cluster.psql("erasure", "CHECKPOINT");
+    let after_forget = table_files_holding(&cluster, "erasure", "Quillon Ashgrove");
+    eprintln!("after forget's vacuum, files still holding the bytes: {after_forget:?}");
+    let report = cli(&["vacuum", "--db", &db], "").expect("vacuum");
+    let v: Value = serde_json::from_str(report.trim()).expect("a JSON report");
+    assert_eq!(v["checkpointed"], true, "{report}");
+    assert!(v["bytes_before"].as_i64().unwrap_or(0) > 0, "{report}");
+    assert_eq!(
+        table_files_holding(&cluster, "erasure", "Quillon Ashgrove"),
+        Vec::<String>::new(),
+        "after engram vacuum no table file holds the erased text"
+    );
+    // The store still works afterwards.
+    let listed = cli(&["list", "--db", &db, "--tenant", "t"], "").expect("list");
+    assert!(!listed.contains("Quillon"), "{listed}");
+    let sqlite = cli(&["vacuum", "--db", &temp_db("not-pg")], "").expect_err("sqlite");
+    assert!(sqlite.message.contains("PostgreSQL"), "{}", sqlite.message);
 }

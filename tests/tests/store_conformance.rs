@@ -6,7 +6,7 @@ use engram_host::backend::Backend;
 use engram_host::postgres::PgStore;
 use engram_host::sqlite::SqliteStore;
 use engram_tests::postgres::Cluster;
-use engram_tests::store_conformance::run_all;
+use engram_tests::store_conformance::{run_all, second_store_sees_commits};
 use engram_tests::temp_db;
 
 #[test]
@@ -20,6 +20,8 @@ fn sqlite_on_file_conforms() {
     let db = temp_db("conformance");
     let mut store = SqliteStore::open(std::path::Path::new(&db)).expect("open");
     run_all(&mut store, "file");
+    let mut other = SqliteStore::open(std::path::Path::new(&db)).expect("open again");
+    second_store_sees_commits(&mut store, &mut other, "file-two");
 }
 
 #[test]
@@ -27,19 +29,20 @@ fn postgres_conforms_and_migrates_once() {
     let cluster = Cluster::start();
     let url = cluster.create_database("conformance");
     let mut store = PgStore::open(&url).expect("open PostgreSQL");
-    assert_eq!(store.schema_version().expect("version"), 1);
+    assert_eq!(store.schema_version().expect("version"), 2);
     run_all(&mut store, "pg");
     // A second store on the same server sees the first one's commits, and
     // opening again migrates nothing.
     let mut again = PgStore::open(&url).expect("reopen");
-    assert_eq!(again.schema_version().expect("version"), 1);
+    second_store_sees_commits(&mut store, &mut again, "pg-two");
+    assert_eq!(again.schema_version().expect("version"), 2);
     assert_eq!(
         again.tenant_of("pg-9:r").expect("owner").as_deref(),
         Some("pg-9")
     );
     assert_eq!(
         cluster.psql("conformance", "SELECT count(*) FROM engram_schema"),
-        "1"
+        "2"
     );
     // The erasing commits finished their vacuum; the scrubbed payload
     // keeps no trace of the fragment, in this tenant only.

@@ -21,8 +21,10 @@
 //! store that opens and finds the marker does it). `vacuum_full` rewrites
 //! the tables for the operator (`engram vacuum`).
 
+mod cached;
 mod connect;
 mod sql;
+mod write;
 
 use std::collections::HashMap;
 
@@ -39,10 +41,14 @@ use crate::bindings::{
     Datetime, Filter, Memory, Payload, Principal, Receipt, Scope, Sensitivity, StoreError, Stored,
     TermStats, Tombstone, WeightedTerm, WriteOp,
 };
+use crate::postings_cache::PostingsCache;
 use crate::wire::MemoryJson;
 
 /// Migrations in order; the `engram_schema` table records how many ran.
-const MIGRATIONS: &[&str] = &[include_str!("../../schema/postgres/0001-init.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../schema/postgres/0001-init.sql"),
+    include_str!("../../schema/postgres/0002-tenant-versions.sql"),
+];
 
 /// Advisory lock key serialising migrations across processes.
 const MIGRATION_LOCK: i64 = 0x656e_6772_616d_0001;
@@ -106,6 +112,9 @@ pub struct PgStore {
     schema: Option<String>,
     batch: Option<Batch>,
     reads: u64,
+    /// Term statistics and postings kept while the tenant is unchanged
+    /// (`cached`).
+    cache: PostingsCache,
     /// A commit inside the batch erased content: vacuum once it commits.
     erasure_due: bool,
 }
@@ -129,6 +138,7 @@ impl PgStore {
             schema,
             batch: None,
             reads: 0,
+            cache: PostingsCache::default(),
             erasure_due: false,
         };
         store.migrate()?;
@@ -145,6 +155,7 @@ impl PgStore {
             schema: self.schema.clone(),
             batch: None,
             reads: 0,
+            cache: PostingsCache::default(),
             erasure_due: false,
         }
     }
@@ -369,46 +380,22 @@ fn row_to_stored(r: &Row) -> Result<Stored, StoreError> {
     })
 }
 
-/// How often each asked term occurs in each of `rids`, aligned with
-/// `terms`; no entry for a record with a posting that predates the counts
-/// (the guest then analyses its text, with the same result).
-fn term_counts(
-    c: &mut Client,
-    tenant: &str,
-    rids: &[i64],
-    terms: &[WeightedTerm],
-) -> Result<HashMap<i64, Vec<u32>>, StoreError> {
-    let names: Vec<String> = terms.iter().map(|t| t.term.clone()).collect();
-    let rows = c
-        .query(
-            "SELECT rid, term, tf FROM postings WHERE tenant = $1 AND rid = ANY($2) AND term = ANY($3)",
-            &[&tenant, &rids, &names],
-        )
-        .map_err(|e| db_err(e, "reading term counts"))?;
-    let mut out: HashMap<i64, Option<Vec<u32>>> = rids
-        .iter()
-        .map(|r| (*r, Some(vec![0; terms.len()])))
-        .collect();
-    for row in rows {
-        let (rid, term, tf): (i64, String, Option<i64>) = (row.get(0), row.get(1), row.get(2));
-        let Some(entry) = out.get_mut(&rid) else {
-            continue;
+/// How often each asked term occurs in a record, aligned with the asked
+/// terms, from the positions and counts of its matched postings; empty
+/// when a posting predates the counts (the guest then analyses the text,
+/// with the same result).
+fn frequencies(terms: usize, ords: &[i64], tfs: &[Option<i64>]) -> Vec<u32> {
+    let mut counts = vec![0u32; terms];
+    for (ord, tf) in ords.iter().zip(tfs) {
+        let (Some(slot), Some(tf)) = (
+            usize::try_from(*ord).ok().and_then(|i| counts.get_mut(i)),
+            tf,
+        ) else {
+            return Vec::new();
         };
-        match (tf, entry.as_mut()) {
-            (Some(n), Some(counts)) => {
-                for (i, t) in terms.iter().enumerate() {
-                    if t.term == term {
-                        counts[i] = n.clamp(0, u32::MAX as i64) as u32;
-                    }
-                }
-            }
-            _ => *entry = None,
-        }
+        *slot = (*tf).clamp(0, u32::MAX as i64) as u32;
     }
-    Ok(out
-        .into_iter()
-        .filter_map(|(rid, counts)| counts.map(|c| (rid, c)))
-        .collect())
+    counts
 }
 
 impl Backend for PgStore {
@@ -435,6 +422,10 @@ impl Backend for PgStore {
     }
 
     fn stats(&mut self, filter: &Filter, terms: &[String]) -> Result<TermStats, StoreError> {
+        if !needs_memory_columns(filter) {
+            return self.cached_stats(filter, terms);
+        }
+        // Key and source filters need the memory rows: count through them.
         let mut dargs = Args::default();
         let dw = filter_clause(&mut dargs, "m", filter);
         let documents_sql = format!(
@@ -453,9 +444,12 @@ impl Backend for PgStore {
         } else {
             ("", filter_clause(&mut pargs, "p", filter))
         };
+        // A counting subquery per asked term: an index range each, never a
+        // scan of the tenant, whatever the planner's statistics say.
         let terms_sql = format!(
-            "SELECT p.term, count(*) FROM postings p {join}
-             WHERE p.tenant = {tenant} AND p.term = ANY({asked}) AND {pw} GROUP BY p.term"
+            "SELECT q.term, (SELECT count(*) FROM postings p {join}
+                             WHERE p.tenant = {tenant} AND p.term = q.term AND {pw})
+             FROM unnest({asked}::text[]) AS q(term)"
         );
         let (documents, total, counted) = self.on_conn(&filter.scope.tenant, |c| {
             let row = c
@@ -501,6 +495,9 @@ impl Backend for PgStore {
         if terms.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
+        if !needs_memory_columns(filter) {
+            return self.cached_search(filter, terms, limit);
+        }
         let mut args = Args::default();
         let names = args.arg(terms.iter().map(|t| t.term.clone()).collect::<Vec<_>>());
         let weights = args.arg(terms.iter().map(|t| t.weight).collect::<Vec<f64>>());
@@ -515,29 +512,30 @@ impl Backend for PgStore {
             ("", filter_clause(&mut args, "p", filter))
         };
         let l = args.arg(limit as i64);
+        // One index lookup per asked term (LATERAL, fenced by OFFSET 0 so
+        // the planner cannot turn it into a scan of the tenant's postings
+        // when its statistics are stale); the matched terms' positions and
+        // counts come back with each winner.
         let sql = format!(
             "WITH q(term, weight, ord) AS (SELECT * FROM unnest({names}::text[], {weights}::float8[], {order}::int8[])),
-                  hits AS (SELECT p.rid, sum(q.weight ORDER BY q.ord) AS score
-                           FROM q JOIN postings p ON p.tenant = {tenant} AND p.term = q.term {join}
-                           WHERE {w}
-                           GROUP BY p.rid ORDER BY score DESC, p.rid LIMIT {l})
-             SELECT m.body, m.etag, m.length, m.access_count, m.last_access, h.score, m.rid
+                  hits AS (SELECT x.rid, sum(x.weight ORDER BY x.ord) AS score,
+                                  array_agg(x.ord ORDER BY x.ord) AS ords, array_agg(x.tf ORDER BY x.ord) AS tfs
+                           FROM q CROSS JOIN LATERAL (
+                               SELECT p.rid, p.tf, q.weight, q.ord FROM postings p {join}
+                               WHERE p.tenant = {tenant} AND p.term = q.term AND {w} OFFSET 0) x
+                           GROUP BY x.rid ORDER BY score DESC, x.rid LIMIT {l})
+             SELECT m.body, m.etag, m.length, m.access_count, m.last_access, h.score, h.ords, h.tfs
              FROM hits h JOIN memories m ON m.rid = h.rid"
         );
-        let tenant_name = filter.scope.tenant.clone();
-        let (rows, counts) = self.on_conn(&tenant_name, |c| {
-            let rows = c
-                .query(&sql, &args.refs())
-                .map_err(|e| db_err(e, "searching postings"))?;
-            let rids: Vec<i64> = rows.iter().map(|r| r.get(6)).collect();
-            let counts = term_counts(c, &tenant_name, &rids, terms)?;
-            Ok((rows, counts))
+        let rows = self.on_conn(&filter.scope.tenant, |c| {
+            c.query(&sql, &args.refs())
+                .map_err(|e| db_err(e, "searching postings"))
         })?;
         let mut out: Vec<(f64, Stored)> = Vec::with_capacity(rows.len());
         for row in &rows {
             let mut stored = row_to_stored(row)?;
-            let rid: i64 = row.get(6);
-            stored.frequencies = counts.get(&rid).cloned().unwrap_or_default();
+            let (ords, tfs): (Vec<i64>, Vec<Option<i64>>) = (row.get(6), row.get(7));
+            stored.frequencies = frequencies(terms.len(), &ords, &tfs);
             out.push((row.get(5), stored));
         }
         out.sort_by(|a, b| {
@@ -551,6 +549,7 @@ impl Backend for PgStore {
     }
 
     fn commit(&mut self, principal: &Principal, ops: &[WriteOp]) -> Result<Receipt, StoreError> {
+        self.cache.clear();
         let mut tenants: Vec<&str> = vec![principal.tenant.as_str()];
         tenants.extend(ops.iter().filter_map(|op| match op {
             WriteOp::Insert(i) => Some(i.memory.scope.tenant.as_str()),
@@ -659,6 +658,7 @@ impl Backend for PgStore {
     }
 
     fn begin_batch(&mut self) -> Result<(), StoreError> {
+        self.cache.clear();
         if self.batch.is_some() {
             return Ok(());
         }
@@ -677,6 +677,7 @@ impl Backend for PgStore {
     }
 
     fn finish_batch(&mut self, ok: bool) -> Result<(), StoreError> {
+        self.cache.clear();
         let Some(mut batch) = self.batch.take() else {
             return Ok(());
         };
@@ -737,12 +738,25 @@ fn apply_ops(
         sequences: Vec::new(),
         etags: Vec::new(),
     };
-    for op in ops {
+    let mut rest = ops;
+    while let Some((op, tail)) = rest.split_first() {
+        // A run of consecutive inserts goes in together (`write`).
+        let run: Vec<&crate::bindings::Insert> = rest
+            .iter()
+            .map_while(|op| match op {
+                WriteOp::Insert(ins) => Some(ins),
+                _ => None,
+            })
+            .collect();
+        if !run.is_empty() {
+            write::insert_many(c, &run)?;
+            receipt.etags.extend(std::iter::repeat_n(1, run.len()));
+            rest = &rest[run.len()..];
+            continue;
+        }
+        rest = tail;
         match op {
-            WriteOp::Insert(ins) => {
-                write_row(c, &ins.memory, &ins.index_terms, 1, None)?;
-                receipt.etags.push(1);
-            }
+            WriteOp::Insert(_) => {}
             WriteOp::Update(up) => receipt.etags.push(update(c, principal, up)?),
             WriteOp::Erase(id) => {
                 let mut args = Args::default();
@@ -803,6 +817,27 @@ fn apply_ops(
             }
         }
     }
+    // Every tenant written: its change counter, which readers' caches
+    // compare against (`cached`).
+    let mut written: Vec<&str> = vec![principal.tenant.as_str()];
+    for op in ops {
+        match op {
+            WriteOp::Insert(i) => written.push(&i.memory.scope.tenant),
+            WriteOp::Update(u) => written.push(&u.memory.scope.tenant),
+            WriteOp::Append(e) => written.push(&e.scope.tenant),
+            _ => {}
+        }
+    }
+    written.sort_unstable();
+    written.dedup();
+    if !ops.is_empty() {
+        c.execute(
+            "INSERT INTO tenant_versions (tenant, version) SELECT t, 1 FROM unnest($1::text[]) AS t
+             ON CONFLICT (tenant) DO UPDATE SET version = tenant_versions.version + 1",
+            &[&written],
+        )
+        .map_err(|e| db_err(e, "bumping the tenant's version"))?;
+    }
     Ok((receipt, erases))
 }
 
@@ -839,20 +874,19 @@ fn update(
             m.id, m.revision, up.expected_etag
         )));
     }
-    write_row(c, m, &up.index_terms, etag + 1, Some(rid))?;
+    rewrite_row(c, m, &up.index_terms, etag + 1, rid)?;
     Ok(etag as u64 + 1)
 }
 
-/// Insert a revision (`rid` none) or rewrite one, with its postings (one
-/// per distinct term, with its count; the length counts repeats) and the
-/// events it was derived from.
-fn write_row(
+/// Rewrite revision `rid` with its postings (one per distinct term, with
+/// its count; the length counts repeats) and the events it was derived from.
+fn rewrite_row(
     c: &mut Client,
     m: &Memory,
     terms: &[String],
     etag: i64,
-    rid: Option<i64>,
-) -> Result<i64, StoreError> {
+    rid: i64,
+) -> Result<(), StoreError> {
     let body = serde_json::to_string(&MemoryJson::from(m.clone())).map_err(backend_err)?;
     let (subject, predicate, condition) = key_columns(m);
     let what = format!("{} revision {}", m.id, m.revision);
@@ -872,39 +906,21 @@ fn write_row(
     );
     let source = m.provenance.source.reference.clone();
     let s = &m.scope;
-    let rid = match rid {
-        None => c
-            .query_one(
-                "INSERT INTO memories (id, revision, tenant, user_id, project, thread, agent, kind, status, sensitivity,
-                    valid_from, valid_to, subject, predicate, condition, source_ref, updated_at, etag, length, access_count, body)
-                 VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21) RETURNING rid",
-                &[
-                    &m.id, &(m.revision as i64), &s.tenant, &s.user, &s.project, &s.thread, &s.agent,
-                    &kind, &status, &sens, &vf, &vt, &subject, &predicate, &condition, &source,
-                    &m.updated_at.epoch_ms, &etag, &length, &(m.access_count as i64), &body,
-                ],
-            )
-            .map_err(|e| db_err(e, &what))?
-            .get(0),
-        Some(rid) => {
-            c.execute(
-                "UPDATE memories SET status = $1, sensitivity = $2, valid_from = $3, valid_to = $4, subject = $5,
-                    predicate = $6, condition = $7, source_ref = $8, updated_at = $9, etag = $10, length = $11,
-                    body = $12, kind = $13
-                 WHERE rid = $14",
-                &[
-                    &status, &sens, &vf, &vt, &subject, &predicate, &condition, &source,
-                    &m.updated_at.epoch_ms, &etag, &length, &body, &kind, &rid,
-                ],
-            )
-            .map_err(|e| db_err(e, &what))?;
-            c.execute("DELETE FROM postings WHERE rid = $1", &[&rid])
-                .map_err(backend_err)?;
-            c.execute("DELETE FROM derived_from WHERE rid = $1", &[&rid])
-                .map_err(backend_err)?;
-            rid
-        }
-    };
+    c.execute(
+        "UPDATE memories SET status = $1, sensitivity = $2, valid_from = $3, valid_to = $4, subject = $5,
+            predicate = $6, condition = $7, source_ref = $8, updated_at = $9, etag = $10, length = $11,
+            body = $12, kind = $13
+         WHERE rid = $14",
+        &[
+            &status, &sens, &vf, &vt, &subject, &predicate, &condition, &source,
+            &m.updated_at.epoch_ms, &etag, &length, &body, &kind, &rid,
+        ],
+    )
+    .map_err(|e| db_err(e, &what))?;
+    c.execute("DELETE FROM postings WHERE rid = $1", &[&rid])
+        .map_err(backend_err)?;
+    c.execute("DELETE FROM derived_from WHERE rid = $1", &[&rid])
+        .map_err(backend_err)?;
     let names: Vec<&str> = uniq.keys().copied().collect();
     let counts: Vec<i64> = uniq.values().copied().collect();
     c.execute(
@@ -922,5 +938,5 @@ fn write_row(
         )
         .map_err(|e| db_err(e, "writing sources"))?;
     }
-    Ok(rid)
+    Ok(())
 }
