@@ -49,7 +49,14 @@ impl Cluster {
         let bin = server_bin();
         let as_postgres = provision::is_root();
         let n = CLUSTERS.fetch_add(1, Ordering::SeqCst);
-        let dir = std::env::temp_dir().join(format!("engram-pg-{}-{n}", std::process::id()));
+        // The server runs as `postgres` when we are root: its directory must
+        // be reachable by that user, which a root-only $TMPDIR is not.
+        let base = if as_postgres {
+            PathBuf::from("/tmp")
+        } else {
+            std::env::temp_dir()
+        };
+        let dir = base.join(format!("engram-pg-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("create the cluster directory");
         let cluster = Cluster {

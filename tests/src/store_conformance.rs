@@ -7,8 +7,14 @@
 use engram_host::backend::Backend;
 use engram_host::bindings as w;
 
+/// A check: a store and a tenant of its own.
+pub type Check = fn(&mut dyn Backend, &str);
+
+/// A filter case: its name, how it changes the base filter, what it finds.
+type FilterCase = (&'static str, Box<dyn Fn(&mut w::Filter)>, Vec<&'static str>);
+
 /// Every check, by name, in the order `run_all` runs them.
-pub const CHECKS: &[(&str, fn(&mut dyn Backend, &str))] = &[
+pub const CHECKS: &[(&str, Check)] = &[
     ("filters", filters),
     ("scope matches", scope_matches),
     (
@@ -205,7 +211,7 @@ pub fn filters(store: &mut dyn Backend, t: &str) {
     );
     let all = filter(s.clone(), w::ScopeMatch::Exact);
     assert_eq!(find(store, &all), ["c#1", "d#1", "b#1", "a#1", "e#1"]);
-    let cases: Vec<(&str, Box<dyn Fn(&mut w::Filter)>, Vec<&str>)> = vec![
+    let cases: Vec<FilterCase> = vec![
         (
             "kinds",
             Box::new(|f| f.kinds = vec![w::MemoryKind::Semantic]),
