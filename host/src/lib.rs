@@ -14,6 +14,7 @@
 pub mod backend;
 pub mod bindings;
 pub mod clock;
+pub mod postgres;
 pub mod postings_cache;
 pub mod runtime;
 pub mod sqlite;
@@ -98,7 +99,8 @@ macro_rules! policy_call {
 }
 
 impl Engram {
-    /// Open a SQLite database file (created on first use).
+    /// Open a SQLite database file (created on first use), or a
+    /// PostgreSQL server (`postgres://…`, see `postgres`).
     pub fn open(db: &str, opts: Options) -> Result<Self, Error> {
         let backend = open_backend(db, &opts)?;
         Self::with_backend(backend, opts)
@@ -296,7 +298,9 @@ impl Engram {
 
 /// Open the backend `db` names: a SQLite file, or `:memory:`.
 pub fn open_backend(db: &str, opts: &Options) -> Result<Box<dyn Backend>, Error> {
-    Ok(if db == ":memory:" {
+    Ok(if postgres::is_postgres_url(db) {
+        Box::new(postgres::PgStore::open(db).map_err(|e| Error::Store(store_msg(&e)))?)
+    } else if db == ":memory:" {
         Box::new(sqlite::SqliteStore::open_in_memory().map_err(|e| Error::Store(store_msg(&e)))?)
     } else {
         Box::new(

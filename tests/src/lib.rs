@@ -1,6 +1,8 @@
 //! Shared helpers for the end-to-end tests in `tests/tests/`.
 
+pub mod postgres;
 pub mod provision;
+pub mod store_conformance;
 
 use engram_host::bindings as w;
 use engram_host::{Engram, Options};

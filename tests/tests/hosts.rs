@@ -169,9 +169,14 @@ fn error_json(e: &w::Error) -> Value {
 
 /// Run the scenario on the Rust host (SQLite in memory) and normalise.
 fn run_rust(scenario: &Value, wasm: &Path) -> Value {
+    run_rust_on(scenario, wasm, ":memory:")
+}
+
+/// The scenario through the Rust host on the store `db` names.
+fn run_rust_on(scenario: &Value, wasm: &Path, db: &str) -> Value {
     let now = instant(&scenario["now"]);
     let mut engram = Engram::open(
-        ":memory:",
+        db,
         Options {
             component: Some(wasm.to_path_buf()),
             now: Some(now),
@@ -806,6 +811,17 @@ fn assert_component(host: &str, output: &Value) {
         Some(want.as_str()),
         "{host} ran another component than the one under test"
     );
+}
+
+/// The Rust host on PostgreSQL (a throwaway server) gives the outputs it
+/// gives on SQLite: the store is interchangeable.
+#[test]
+fn rust_host_on_postgres_matches_the_rust_host_on_sqlite() {
+    let cluster = engram_tests::postgres::Cluster::start();
+    let url = cluster.create_database("scenario");
+    let shared = shared();
+    let on_pg = run_rust_on(&shared.scenario, &shared.wasm, &url);
+    assert_same_as_rust("Rust on PostgreSQL", &on_pg);
 }
 
 #[test]

@@ -25,6 +25,7 @@
 
 mod conv;
 pub mod load;
+mod stores;
 mod timed;
 mod workload;
 
@@ -86,6 +87,21 @@ pub struct BenchArgs {
     /// Their fields are then null.
     #[arg(long, value_delimiter = ',')]
     pub skip: Vec<String>,
+    /// Also measure this PostgreSQL server (`postgres://…`) next to SQLite
+    /// with the same code: remember, recall at `--store-sizes`, and many
+    /// writer processes (each phase in a scratch schema, dropped after).
+    #[arg(long)]
+    pub postgres: Option<String>,
+    /// Corpus sizes of the side-by-side recall (default 10000,100000;
+    /// --quick: 1000,3000).
+    #[arg(long, value_delimiter = ',')]
+    pub store_sizes: Option<Vec<u64>>,
+    /// Writer processes of the side-by-side many-writers run.
+    #[arg(long, default_value_t = 4)]
+    pub writers: u64,
+    /// Candidates each writer process remembers (one invocation).
+    #[arg(long, default_value_t = 200)]
+    pub writer_candidates: u64,
 }
 
 /// The effective plan of a run.
@@ -378,6 +394,23 @@ pub fn run(flags: &Flags, args: &BenchArgs, out: &mut dyn Write) -> Result<(), F
         Value::Null
     };
     let scale = recall_at_scale(flags, &plan, &scratch, limits)?;
+    let side_by_side = match &args.postgres {
+        Some(url) => {
+            let store_plan = stores::StorePlan {
+                sizes: args.store_sizes.clone().unwrap_or_else(|| {
+                    if plan.quick {
+                        vec![1000, 3000]
+                    } else {
+                        vec![10_000, 100_000]
+                    }
+                }),
+                writers: args.writers.max(1),
+                writer_candidates: args.writer_candidates.max(1),
+            };
+            stores::side_by_side(flags, &plan, &store_plan, &scratch, limits, url)?
+        }
+        None => Value::Null,
+    };
 
     let mut result = json!({
         "component_bytes": startup.component_bytes,
@@ -417,12 +450,17 @@ pub fn run(flags: &Flags, args: &BenchArgs, out: &mut dyn Write) -> Result<(), F
         },
     });
     result["details"] = details;
+    result["stores"] = side_by_side;
     note(format!("done in {:.1} s", started.elapsed().as_secs_f64()));
 
     let text = if args.json {
         serde_json::to_string(&result).map_err(fail)?
     } else {
-        human(&result)
+        let mut text = human(&result);
+        if !result["stores"].is_null() {
+            text.push_str(&stores::human(&result["stores"]));
+        }
+        text
     };
     writeln!(out, "{text}").map_err(|e| fail(format!("writing output: {e}")))
 }

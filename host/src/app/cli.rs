@@ -92,6 +92,8 @@ pub enum Cmd {
         #[command(subcommand)]
         cmd: super::serve::keys::KeysCmd,
     },
+    /// PostgreSQL: rewrite the tables so erased rows leave no bytes behind (VACUUM FULL).
+    Vacuum,
 }
 
 pub fn main() -> i32 {
@@ -362,6 +364,7 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         Cmd::Keys { cmd } => return super::serve::keys::run(&cli.flags, cmd, out),
         Cmd::Mcp => return super::mcp::run(&cli.flags),
         Cmd::LoadTest(args) => return super::bench::load::run(&cli.flags, args, out),
+        Cmd::Vacuum => return super::vacuum::run(&cli.flags, out),
         _ => {}
     }
     let mut engram = cli.flags.open(&cli.flags.db)?;
@@ -513,6 +516,7 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         | Cmd::Keys { .. }
         | Cmd::Mcp
         | Cmd::LoadTest(_) => Ok(()),
+        Cmd::Demo | Cmd::Info | Cmd::Bench(_) | Cmd::Vacuum => Ok(()),
     }
 }
 

@@ -12,7 +12,8 @@ use crate::{Engram, Options};
 
 #[derive(Args, Debug, Clone)]
 pub struct Flags {
-    /// SQLite database file (created on first use), or `:memory:`.
+    /// SQLite database file (created on first use), `:memory:`, or a
+    /// PostgreSQL server: `postgres://user@host:port/db` (docs/postgres.md).
     #[arg(long, global = true, default_value = "engram.db")]
     pub db: String,
     /// Fix the clock at this RFC 3339 instant, for reproducible runs.

@@ -10,3 +10,4 @@ pub mod flags;
 pub mod inspector;
 pub mod mcp;
 pub mod serve;
+pub mod vacuum;
