@@ -40,6 +40,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../schema/0002-filter-index.sql"),
     include_str!("../schema/0003-term-counts.sql"),
     include_str!("../schema/0004-erasure-marker.sql"),
+    include_str!("../schema/0005-scope-documents.sql"),
 ];
 
 /// How far a commit is pushed to disk before it returns (SQLite's
@@ -345,12 +346,13 @@ impl SqliteStore {
 
 impl SqliteStore {
     /// Make sure the cache holds the documents under `filter` (validity
-    /// aside), reading them with one covering-index scan of the scope
-    /// (`memories_filter`) when it does not; returns the cache key. Only for
-    /// filters that live in the postings (`!needs_memory_columns`). (At 100k
-    /// live memories that scan was half of a recall's store time. Counts
-    /// kept by triggers were tried and dropped: the statement journals they
-    /// force made every batched write ~3× slower.)
+    /// aside); returns the cache key. Only for filters that live in the
+    /// postings (`!needs_memory_columns`). The revisions without validity
+    /// bounds are counted from `scope_documents` (kept by triggers,
+    /// migration 5: a few rows per scope), the bounded ones read through
+    /// their partial index, so a cold process does not scan the scope. (At
+    /// 100k live memories that scan was 20 ms of CPU, and every write
+    /// dropped the cached result.)
     fn cache_documents(&mut self, filter: &Filter) -> Result<Filter, StoreError> {
         let version = self.data_version()?;
         self.cache.check_version(version);
@@ -358,12 +360,27 @@ impl SqliteStore {
         if self.cache.documents(&key).is_some() {
             return Ok(key);
         }
-        let (w, args) = where_clause(&key);
         let mut docs = Documents::default();
+        let (sw, sargs) = where_clause_on("s", &key);
+        let (count, length): (i64, i64) = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT ifnull(sum(s.documents), 0), ifnull(sum(s.length), 0) FROM scope_documents s WHERE {sw}"
+            ))
+            .and_then(|mut st| {
+                st.query_row(params_from_iter(sargs.iter().map(|b| b.as_ref())), |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+            })
+            .map_err(backend_err)?;
+        docs.unbounded = count.max(0);
+        docs.unbounded_length = length.max(0);
+        let (w, args) = where_clause(&key);
         let mut stmt = self
             .conn
             .prepare_cached(&format!(
-                "SELECT m.rid, m.valid_from, m.valid_to, m.length FROM memories m WHERE {w}"
+                "SELECT m.rid, m.valid_from, m.valid_to, m.length FROM memories m INDEXED BY memories_bounded
+                 WHERE {w} AND (m.valid_from IS NOT NULL OR m.valid_to IS NOT NULL)"
             ))
             .map_err(backend_err)?;
         let mut rows = stmt
@@ -375,12 +392,7 @@ impl SqliteStore {
                 valid_to: r.get(2).map_err(backend_err)?,
                 length: r.get(3).map_err(backend_err)?,
             };
-            if b.valid_from.is_none() && b.valid_to.is_none() {
-                docs.unbounded += 1;
-                docs.unbounded_length += b.length;
-            } else {
-                docs.bounded.insert(r.get(0).map_err(backend_err)?, b);
-            }
+            docs.bounded.insert(r.get(0).map_err(backend_err)?, b);
         }
         drop(rows);
         drop(stmt);
@@ -1245,6 +1257,71 @@ mod tests {
         drop(s);
         let s = SqliteStore::open(&path).unwrap();
         assert_eq!(s.schema_version().unwrap() as usize, MIGRATIONS.len());
+    }
+
+    /// `scope_documents` next to a direct count of the unbounded rows, by
+    /// group (groups emptied by later writes left out).
+    fn kept_and_counted(conn: &Connection) -> (Vec<(String, i64, i64)>, Vec<(String, i64, i64)>) {
+        let rows = |sql: &str| -> Vec<(String, i64, i64)> {
+            let mut st = conn.prepare(sql).unwrap();
+            let v = st
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .unwrap()
+                .collect::<Result<Vec<_>, _>>()
+                .unwrap();
+            v
+        };
+        (
+            rows("SELECT key, documents, length FROM scope_documents WHERE documents <> 0 ORDER BY key"),
+            rows(
+                "SELECT json_array(tenant, user, project, thread, agent, kind, status, sensitivity) AS k, count(*), sum(length)
+                 FROM memories WHERE valid_from IS NULL AND valid_to IS NULL GROUP BY k ORDER BY k",
+            ),
+        )
+    }
+
+    #[test]
+    fn scope_documents_are_backfilled_and_follow_every_write() {
+        let conn = Connection::open_in_memory().unwrap();
+        for sql in &MIGRATIONS[..4] {
+            conn.execute_batch(sql).unwrap();
+        }
+        let insert = |id: &str, user: Option<&str>, valid_to: Option<i64>, length: i64| {
+            conn.execute(
+                "INSERT INTO memories (id, revision, tenant, user, kind, status, sensitivity, valid_to, updated_at, etag, length, body)
+                 VALUES (?, 1, 't', ?, 'semantic', 'active', 1, ?, 0, 1, ?, '{}')",
+                params![id, user, valid_to, length],
+            )
+            .unwrap();
+        };
+        insert("a", None, None, 5);
+        insert("b", Some("u"), None, 7);
+        insert("c", Some(""), None, 2);
+        insert("d", Some("u"), Some(10), 3);
+        // Rows written before migration 5 are counted by it.
+        conn.execute_batch(MIGRATIONS[4]).unwrap();
+        let (kept, counted) = kept_and_counted(&conn);
+        assert_eq!(kept, counted);
+        assert_eq!(
+            kept.len(),
+            3,
+            "no user, user u and the empty user apart: {kept:?}"
+        );
+        // Then every kind of write keeps them.
+        for sql in [
+            "INSERT INTO memories (id, revision, tenant, user, kind, status, sensitivity, updated_at, etag, length, body)
+             VALUES ('e', 1, 't', 'u', 'episodic', 'active', 2, 0, 1, 11, '{}')",
+            "UPDATE memories SET status = 'superseded' WHERE id = 'a'",
+            "UPDATE memories SET valid_to = 20 WHERE id = 'b'",
+            "UPDATE memories SET valid_to = NULL WHERE id = 'd'",
+            "UPDATE memories SET length = 9, sensitivity = 3 WHERE id = 'e'",
+            "UPDATE memories SET access_count = access_count + 1",
+            "DELETE FROM memories WHERE id = 'c'",
+        ] {
+            conn.execute(sql, []).unwrap();
+            let (kept, counted) = kept_and_counted(&conn);
+            assert_eq!(kept, counted, "after {sql}");
+        }
     }
 
     fn pragma(s: &SqliteStore, name: &str) -> i64 {
