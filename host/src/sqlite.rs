@@ -1259,10 +1259,13 @@ mod tests {
         assert_eq!(s.schema_version().unwrap() as usize, MIGRATIONS.len());
     }
 
+    /// (group key, documents, summed length), ordered by key.
+    type Groups = Vec<(String, i64, i64)>;
+
     /// `scope_documents` next to a direct count of the unbounded rows, by
     /// group (groups emptied by later writes left out).
-    fn kept_and_counted(conn: &Connection) -> (Vec<(String, i64, i64)>, Vec<(String, i64, i64)>) {
-        let rows = |sql: &str| -> Vec<(String, i64, i64)> {
+    fn kept_and_counted(conn: &Connection) -> (Groups, Groups) {
+        let rows = |sql: &str| -> Groups {
             let mut st = conn.prepare(sql).unwrap();
             let v = st
                 .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
