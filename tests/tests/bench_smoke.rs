@@ -54,6 +54,11 @@ fn quick_bench_prints_every_field_with_sane_values() {
         let revisions = num(row, "corpus.revisions");
         assert!(revisions >= 0.9 * n, "corpus of {n}: {row}");
         assert!(num(row, "corpus.max_revision") >= 2.0, "revisions: {row}");
+        // The scaling curve: writes into a file of this size, and the RSS.
+        let written = num(row, "remember_per_s");
+        assert!(written > 0.0, "remember at size {n}: {row}");
+        assert_eq!(num(row, "remember.candidates"), 200.0, "{row}");
+        assert!(num(row, "rss_mb") > 1.0, "rss at size {n}: {row}");
         // The store's maintained document count agrees with a direct count.
         assert_eq!(
             num(row, "corpus.live_documents"),

@@ -46,7 +46,7 @@ use crate::sqlite::SqliteStore;
 use crate::{Engram, Options};
 
 use conv::Cv;
-use timed::{NativeStore, StoreTime, TimedBackend};
+use timed::{MethodTime, NativeStore, StoreTime, TimedBackend};
 
 #[derive(Args, Debug, Clone)]
 pub struct BenchArgs {
@@ -57,9 +57,18 @@ pub struct BenchArgs {
     #[arg(long)]
     pub quick: bool,
     /// Corpus sizes for recall, comma-separated (default 1000,10000,100000;
-    /// --quick: 1000,3000).
+    /// --quick: 1000,3000; --scaling: 1000,10000,100000,1000000).
     #[arg(long, value_delimiter = ',')]
     pub sizes: Option<Vec<u64>>,
+    /// The scaling curve: sizes up to 1M memories (a long run: the 1M
+    /// corpus takes tens of minutes to build and ~4 GB of disk).
+    #[arg(long)]
+    pub scaling: bool,
+    /// Candidates remembered (in calls of --batch-size) into the recall
+    /// database at each corpus size, in a tenant of their own so the recall
+    /// scope does not change (default 2000; --quick 200; 0 leaves it out).
+    #[arg(long)]
+    pub remember_at_size: Option<u64>,
     /// Candidates remembered in batches (default 20000; --quick 2000).
     #[arg(long)]
     pub batched: Option<u64>,
@@ -117,6 +126,7 @@ struct Plan {
     batched: u64,
     batch_size: u64,
     single: u64,
+    remember_at_size: u64,
     queries: u64,
     warmup: u64,
     mid_size: u64,
@@ -135,6 +145,8 @@ impl Plan {
         let mut sizes = a.sizes.clone().unwrap_or_else(|| {
             if q {
                 vec![1000, 3000]
+            } else if a.scaling {
+                vec![1000, 10_000, 100_000, 1_000_000]
             } else {
                 vec![1000, 10_000, 100_000]
             }
@@ -162,6 +174,7 @@ impl Plan {
             batched: a.batched.unwrap_or(if q { 2000 } else { 20_000 }),
             batch_size: a.batch_size.max(1),
             single: a.single.unwrap_or(if q { 200 } else { 2000 }),
+            remember_at_size: a.remember_at_size.unwrap_or(if q { 200 } else { 2000 }),
             queries: a.queries.unwrap_or(if q { 40 } else { 300 }).max(1),
             warmup: if q { 5 } else { 30 },
             mid_size,
@@ -262,19 +275,16 @@ fn loadavg() -> Value {
     json!(v)
 }
 
-/// Store time per method between two snapshots: calls and µs per unit of work.
-fn store_breakdown(
-    before: &[(&'static str, u64, u64)],
-    after: &[(&'static str, u64, u64)],
-    units: u64,
-) -> Value {
+/// Store time per method between two snapshots: calls, wall µs and thread
+/// CPU µs per unit of work.
+fn store_breakdown(before: &[MethodTime], after: &[MethodTime], units: u64) -> Value {
     let mut out = serde_json::Map::new();
-    for (m, c, ns) in after {
-        let (c0, ns0) = before
+    for (m, c, ns, cpu) in after {
+        let (c0, ns0, cpu0) = before
             .iter()
-            .find(|(b, _, _)| b == m)
-            .map(|(_, c, n)| (*c, *n))
-            .unwrap_or((0, 0));
+            .find(|(b, _, _, _)| b == m)
+            .map(|(_, c, n, cpu)| (*c, *n, *cpu))
+            .unwrap_or((0, 0, 0));
         if *c > c0 {
             let u = units.max(1) as f64;
             out.insert(
@@ -282,6 +292,7 @@ fn store_breakdown(
                 json!({
                     "calls": round((c - c0) as f64 / u, 2),
                     "us": round((ns - ns0) as f64 / 1e3 / u, 1),
+                    "cpu_us": round((cpu - cpu0) as f64 / 1e3 / u, 1),
                 }),
             );
         }
@@ -906,6 +917,9 @@ fn recall_at_scale(
     let mut ratio = (None, Value::Null);
     let mut import_s = 0.0;
     let mut q_next = 0u64;
+    // `host_rss_mb` is the RSS after the largest size up to 100k, as it
+    // always was; a scaling run reports every size in its row.
+    let mut rss_at_100k = 0.0;
     for &size in &plan.sizes {
         // Grow the corpus to `size` import records.
         note(format!("recall: importing {}..{size}", built));
@@ -975,6 +989,8 @@ fn recall_at_scale(
         }
         let reads = engram.records_read() - reads0;
         let per_query = store_breakdown(&per0, &time.per_method(), plan.queries);
+        let remember_here = remember_at_size(&mut engram, plan, size)?;
+        let rss_here = proc_status_mb()["VmRSS"].as_f64().unwrap_or(0.0);
         let lat = sorted(lat);
         let store_ns = sorted(store_ns);
         let cands = sorted(cands);
@@ -992,8 +1008,14 @@ fn recall_at_scale(
             "store_per_query": per_query,
             "queries": plan.queries,
             "queries_without_results": empty,
+            "remember_per_s": remember_here.0.map(|x| round(x, 0)),
+            "remember": remember_here.1,
+            "rss_mb": round(rss_here, 1),
             "corpus": counts,
         }));
+        if size <= 100_000 {
+            rss_at_100k = rss_here;
+        }
         note(format!(
             "recall @ {size}: p50 {:.0} µs, p95 {:.0} µs",
             pct(&lat, 0.5),
@@ -1010,14 +1032,13 @@ fn recall_at_scale(
         }
     }
     let memory = proc_status_mb();
-    let rss = memory["VmRSS"].as_f64().unwrap_or(0.0);
     Ok(Scale {
         recall: Value::Array(rows),
         pack_p50_us: pack.0,
         pack_details: pack.1,
         ratio: ratio.0,
         ratio_details: ratio.1,
-        rss_mb: rss,
+        rss_mb: rss_at_100k,
         memory_details: json!({
             "at_memories": plan.sizes.last(),
             "proc_status_mb": memory,
@@ -1025,6 +1046,51 @@ fn recall_at_scale(
             "import_per_s": round(built as f64 / import_s.max(1e-9), 0),
         }),
     })
+}
+
+/// Batched remembers into the recall database once it holds `size`
+/// memories: the write cost against a file (and posting B-trees) of that
+/// size. In `WRITE_TENANT`, so the recall scope is unchanged; candidates
+/// continue one stream across sizes. Candidates per second and the store's
+/// share of the time.
+fn remember_at_size(
+    engram: &mut Engram,
+    plan: &Plan,
+    size: u64,
+) -> Result<(Option<f64>, Value), Failure> {
+    if plan.remember_at_size == 0 {
+        return Ok((None, Value::Null));
+    }
+    note(format!(
+        "recall: {} remembers at {size}",
+        plan.remember_at_size
+    ));
+    let principal = crate::tenant_principal(workload::WRITE_TENANT);
+    // Past the throughput run's candidates, and distinct for every size.
+    let first = 1_000_000_000 + size;
+    let (mut busy, mut cpu_us, mut done) = (Duration::ZERO, 0.0, 0u64);
+    while done < plan.remember_at_size {
+        let n = plan.batch_size.min(plan.remember_at_size - done);
+        let chunk: Vec<w::Candidate> = (done..done + n)
+            .map(|k| workload::candidate(plan.seed, first + k))
+            .collect();
+        advance(engram, 61_000);
+        let c0 = thread_cpu_us();
+        let t = Instant::now();
+        engram.remember(principal.clone(), chunk)?;
+        busy += t.elapsed();
+        cpu_us += thread_cpu_us() - c0;
+        done += n;
+    }
+    let per_s = done as f64 / busy.as_secs_f64().max(1e-9);
+    Ok((
+        Some(per_s),
+        json!({
+            "candidates": done,
+            "per_call": plan.batch_size,
+            "per_cpu_s": round(done as f64 / (cpu_us / 1e6).max(1e-9), 0),
+        }),
+    ))
 }
 
 fn pack_bench(engram: &mut Engram, plan: &Plan, size: u64) -> Result<(f64, Value), Failure> {

@@ -27,32 +27,45 @@ pub const METHODS: [&str; 7] = [
 ];
 
 /// Nanoseconds spent in a backend and the number of calls (in total and per
-/// method), shared with the benchmark while the backend is owned by an
-/// `Engram` or a wasmtime `Store`.
+/// method, with the calling thread's CPU time: on a loaded machine wall
+/// time includes waiting for a core), shared with the benchmark while the
+/// backend is owned by an `Engram` or a wasmtime `Store`.
 #[derive(Clone, Default)]
 pub struct StoreTime {
     ns: Arc<AtomicU64>,
-    per: Arc<[(AtomicU64, AtomicU64); 7]>,
+    per: Arc<[(AtomicU64, AtomicU64, AtomicU64); 7]>,
 }
+
+/// A method's share: (name, calls, wall ns, thread CPU ns).
+pub type MethodTime = (&'static str, u64, u64, u64);
 
 impl StoreTime {
     pub fn ns(&self) -> u64 {
         self.ns.load(Ordering::Relaxed)
     }
-    /// (method, calls, ns) for every method called so far.
-    pub fn per_method(&self) -> Vec<(&'static str, u64, u64)> {
+    /// Every method called so far.
+    pub fn per_method(&self) -> Vec<MethodTime> {
         METHODS
             .iter()
             .zip(self.per.iter())
-            .map(|(m, (c, n))| (*m, c.load(Ordering::Relaxed), n.load(Ordering::Relaxed)))
-            .filter(|(_, c, _)| *c > 0)
+            .map(|(m, (c, n, cpu))| {
+                (
+                    *m,
+                    c.load(Ordering::Relaxed),
+                    n.load(Ordering::Relaxed),
+                    cpu.load(Ordering::Relaxed),
+                )
+            })
+            .filter(|(_, c, _, _)| *c > 0)
             .collect()
     }
-    fn add(&self, method: usize, t: Instant) {
+    fn add(&self, method: usize, t: Instant, cpu0: f64) {
         let ns = t.elapsed().as_nanos() as u64;
+        let cpu = ((super::thread_cpu_us() - cpu0).max(0.0) * 1e3) as u64;
         self.ns.fetch_add(ns, Ordering::Relaxed);
         self.per[method].0.fetch_add(1, Ordering::Relaxed);
         self.per[method].1.fetch_add(ns, Ordering::Relaxed);
+        self.per[method].2.fetch_add(cpu, Ordering::Relaxed);
     }
 }
 
@@ -77,9 +90,10 @@ impl TimedBackend {
 
 macro_rules! timed {
     ($self:ident, $m:expr, $e:expr) => {{
+        let cpu0 = super::thread_cpu_us();
         let t = Instant::now();
         let r = $e;
-        $self.time.add($m, t);
+        $self.time.add($m, t, cpu0);
         r
     }};
 }

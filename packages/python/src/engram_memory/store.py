@@ -197,9 +197,14 @@ class SqliteStore:
                     f"database schema version {at} is newer than this engram ({len(_MIGRATIONS)}); upgrade engram",
                 )
             for i in range(at, len(_MIGRATIONS)):
-                for statement in _MIGRATIONS[i].split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
+                # Split on ';' but keep a trigger's body (BEGIN ... END) whole.
+                statement = ""
+                for part in _MIGRATIONS[i].split(";"):
+                    statement += part + ";"
+                    if sqlite3.complete_statement(statement):
+                        if statement.strip(" \n;"):
+                            self._db.execute(statement)
+                        statement = ""
                 self._db.execute(f"PRAGMA user_version = {i + 1}")
             self._db.execute("COMMIT")
         except BaseException:
