@@ -515,8 +515,8 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         | Cmd::Serve(_)
         | Cmd::Keys { .. }
         | Cmd::Mcp
-        | Cmd::LoadTest(_) => Ok(()),
-        Cmd::Demo | Cmd::Info | Cmd::Bench(_) | Cmd::Vacuum => Ok(()),
+        | Cmd::LoadTest(_)
+        | Cmd::Vacuum => Ok(()),
     }
 }
 
