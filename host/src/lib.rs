@@ -27,6 +27,7 @@ pub mod app;
 pub use app::cli;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use backend::Backend;
 use bindings as w;
@@ -75,7 +76,9 @@ pub struct Options {
 
 /// The Rust library API: one runtime, one backend, calls scoped per principal.
 pub struct Engram {
-    runtime: Runtime,
+    // Shared so that a server can run many `Engram`s (one per request, each
+    // with its own backend) over one compiled component.
+    runtime: Arc<Runtime>,
     backend: Option<Box<dyn Backend>>,
     pub clock: Clock,
 }
@@ -97,27 +100,38 @@ macro_rules! policy_call {
 impl Engram {
     /// Open a SQLite database file (created on first use).
     pub fn open(db: &str, opts: Options) -> Result<Self, Error> {
-        let backend: Box<dyn Backend> = if db == ":memory:" {
-            Box::new(
-                sqlite::SqliteStore::open_in_memory().map_err(|e| Error::Store(store_msg(&e)))?,
-            )
-        } else {
-            Box::new(
-                sqlite::SqliteStore::open_with(std::path::Path::new(db), opts.sqlite)
-                    .map_err(|e| Error::Store(store_msg(&e)))?,
-            )
-        };
+        let backend = open_backend(db, &opts)?;
         Self::with_backend(backend, opts)
     }
 
     /// Use any backend.
     pub fn with_backend(backend: Box<dyn Backend>, opts: Options) -> Result<Self, Error> {
         let runtime = Runtime::new(opts.component.as_deref(), opts.limits)?;
-        Ok(Engram {
+        Ok(Self::with_runtime(
+            Arc::new(runtime),
+            backend,
+            opts.now.map(Clock::Fixed).unwrap_or(Clock::System),
+        ))
+    }
+
+    /// An `Engram` over an already loaded runtime (cheap: no compilation),
+    /// e.g. one per request of a server sharing one `Runtime`.
+    pub fn with_runtime(runtime: Arc<Runtime>, backend: Box<dyn Backend>, clock: Clock) -> Self {
+        Engram {
             runtime,
             backend: Some(backend),
-            clock: opts.now.map(Clock::Fixed).unwrap_or(Clock::System),
-        })
+            clock,
+        }
+    }
+
+    /// The runtime, to share with other `Engram`s (`with_runtime`).
+    pub fn shared_runtime(&self) -> Arc<Runtime> {
+        Arc::clone(&self.runtime)
+    }
+
+    /// Give the backend back (e.g. to a connection pool).
+    pub fn into_backend(self) -> Option<Box<dyn Backend>> {
+        self.backend
     }
 
     pub fn runtime(&self) -> &Runtime {
@@ -290,6 +304,18 @@ impl Engram {
         self.backend = Some(backend);
         Ok(r?)
     }
+}
+
+/// Open the backend `db` names: a SQLite file, or `:memory:`.
+pub fn open_backend(db: &str, opts: &Options) -> Result<Box<dyn Backend>, Error> {
+    Ok(if db == ":memory:" {
+        Box::new(sqlite::SqliteStore::open_in_memory().map_err(|e| Error::Store(store_msg(&e)))?)
+    } else {
+        Box::new(
+            sqlite::SqliteStore::open_with(std::path::Path::new(db), opts.sqlite)
+                .map_err(|e| Error::Store(store_msg(&e)))?,
+        )
+    })
 }
 
 /// A principal for a whole tenant.

@@ -78,6 +78,17 @@ pub enum Cmd {
     Demo,
     /// Measure speed, scale, size and the wasm/native ratio.
     Bench(super::bench::BenchArgs),
+    /// Serve the same contract over HTTP/JSON (docs/serve.md).
+    Serve(super::serve::ServeArgs),
+    /// Speak the Model Context Protocol on stdin/stdout for --tenant
+    /// (optional --user/--project): tools remember, recall, pack_context,
+    /// forget, list_memories, memory_history.
+    Mcp,
+    /// Manage the API keys `engram serve` accepts.
+    Keys {
+        #[command(subcommand)]
+        cmd: super::serve::keys::KeysCmd,
+    },
 }
 
 pub fn main() -> i32 {
@@ -137,7 +148,7 @@ fn parse_one<T: DeserializeOwned>(raw: &str, number: usize) -> Result<T, Failure
 
 /// serde names the Rust type it expected ("expected struct QueryIn"); a user
 /// wrote JSON, so say "a JSON object" instead.
-fn plain_type_names(text: &str) -> String {
+pub(crate) fn plain_type_names(text: &str) -> String {
     let Some(at) = text.find("struct ") else {
         return text.to_string();
     };
@@ -333,6 +344,9 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         Cmd::Demo => return super::demo::run(&cli.flags, out),
         Cmd::Bench(args) => return super::bench::run(&cli.flags, args, out),
         Cmd::Info => return info(&cli, out),
+        Cmd::Serve(args) => return super::serve::run(&cli.flags, args),
+        Cmd::Keys { cmd } => return super::serve::keys::run(&cli.flags, cmd, out),
+        Cmd::Mcp => return super::mcp::run(&cli.flags),
         _ => {}
     }
     let mut engram = cli.flags.open(&cli.flags.db)?;
@@ -477,12 +491,21 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
             let mems = engram.list(p, scope, st)?;
             print_lines(out, &mems.iter().map(wire::memory_json).collect::<Vec<_>>())
         }
-        Cmd::Demo | Cmd::Info | Cmd::Bench(_) => Ok(()),
+        Cmd::Demo | Cmd::Info | Cmd::Bench(_) | Cmd::Serve(_) | Cmd::Keys { .. } | Cmd::Mcp => {
+            Ok(())
+        }
     }
 }
 
 fn info(cli: &Cli, out: &mut dyn Write) -> Result<(), Failure> {
     let mut engram = cli.flags.open(":memory:")?;
+    let v = info_json(&mut engram)?;
+    let text = serde_json::to_string_pretty(&v).map_err(|e| Failure::input(e.to_string()))?;
+    writeln!(out, "{text}").or_else(io_failure)
+}
+
+/// What `engram info` prints (also `GET /v1/info`).
+pub(crate) fn info_json(engram: &mut Engram) -> Result<Value, Failure> {
     let policy = engram.info()?;
     let rt = engram.runtime();
     let i = &rt.info;
@@ -499,6 +522,5 @@ fn info(cli: &Cli, out: &mut dyn Write) -> Result<(), Failure> {
             "deserialize_ms": rt.startup.deserialize.map(|d| d.as_secs_f64() * 1e3),
         },
     });
-    let text = serde_json::to_string_pretty(&v).map_err(|e| Failure::input(e.to_string()))?;
-    writeln!(out, "{text}").or_else(io_failure)
+    Ok(v)
 }

@@ -58,13 +58,18 @@ impl Flags {
 
     /// Open `db` (a SQLite file or `:memory:`) with these flags.
     pub fn open(&self, db: &str) -> Result<Engram, Failure> {
+        Ok(Engram::open(db, self.options()?)?)
+    }
+
+    /// The library's options these flags stand for.
+    pub fn options(&self) -> Result<Options, Failure> {
         let now = match &self.now {
             Some(s) => {
                 Some(crate::clock::parse(s).map_err(|e| Failure::input(format!("--now: {e}")))?)
             }
             None => None,
         };
-        let opts = Options {
+        Ok(Options {
             component: self.component.clone(),
             limits: self.limits(),
             now,
@@ -72,7 +77,6 @@ impl Flags {
                 durability: self.durability,
                 busy_timeout: Duration::from_millis(self.busy_timeout_ms),
             },
-        };
-        Ok(Engram::open(db, opts)?)
+        })
     }
 }

@@ -7,3 +7,6 @@ pub mod cli;
 pub mod demo;
 pub mod failure;
 pub mod flags;
+pub mod inspector;
+pub mod mcp;
+pub mod serve;

@@ -1,0 +1,531 @@
+//! `engram serve` through real HTTP requests: a spawned server on a free
+//! loopback port, every endpoint, 401 without a key, 403 naming the
+//! dimension for a scope outside the key's principal (and nothing
+//! written), the limits named, graceful shutdown.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use engram_tests::*;
+use serde_json::{json, Value};
+
+const NOW: &str = "2026-08-01T10:00:00+08:00";
+
+/// A running `engram serve`, stopped (SIGTERM) when dropped.
+struct Server {
+    child: Child,
+    base: String,
+    db: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `engram keys add` as a separate process: the key is all of stdout.
+fn add_key(keys: &str, principal: &[&str]) -> String {
+    let out = engram_bin!()
+        .args(["keys", "add", "--keys", keys])
+        .args(principal)
+        .output()
+        .expect("run engram keys add");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("utf-8 key");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "keys add prints the key and nothing else: {text:?}"
+    );
+    lines[0].to_string()
+}
+
+/// Start `engram serve` on port 0 and read the address it printed.
+fn start(name: &str, keys: &str, extra: &[&str]) -> Server {
+    let db = temp_db(name);
+    let mut child = engram_bin!()
+        .args([
+            "serve",
+            "--db",
+            &db,
+            "--now",
+            NOW,
+            "--listen",
+            "127.0.0.1:0",
+            "--keys",
+            keys,
+        ])
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start engram serve");
+    let stderr = child.stderr.take().expect("piped stderr");
+    let mut lines = BufReader::new(stderr).lines();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let base = loop {
+        let line = lines
+            .next()
+            .unwrap_or_else(|| panic!("engram serve exited before listening"))
+            .expect("read stderr");
+        if let Some(rest) = line.split("listening on ").nth(1) {
+            break rest.split_whitespace().next().unwrap_or("").to_string();
+        }
+        assert!(Instant::now() < deadline, "no listening line");
+    };
+    // Keep draining stderr so the server never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    Server { child, base, db }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into()
+}
+
+/// A response: status, content type and body.
+struct Reply {
+    status: u16,
+    content_type: String,
+    body: String,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
+    }
+    fn error(&self) -> String {
+        self.json()["error"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+}
+
+fn call(method: &str, url: &str, key: Option<&str>, ctype: &str, body: &str) -> Reply {
+    let a = agent();
+    let mut resp = if method == "GET" {
+        let mut r = a.get(url);
+        if let Some(k) = key {
+            r = r.header("Authorization", &format!("Bearer {k}"));
+        }
+        r.call().expect("GET")
+    } else {
+        let mut r = a.post(url).header("Content-Type", ctype);
+        if let Some(k) = key {
+            r = r.header("Authorization", &format!("Bearer {k}"));
+        }
+        r.send(body).expect("POST")
+    };
+    let status = resp.status().as_u16();
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    let body = resp
+        .body_mut()
+        .with_config()
+        .limit(64 << 20)
+        .read_to_string()
+        .expect("read body");
+    Reply {
+        status,
+        content_type,
+        body,
+    }
+}
+
+fn post(s: &Server, path: &str, key: Option<&str>, body: &Value) -> Reply {
+    call(
+        "POST",
+        &format!("{}{path}", s.base),
+        key,
+        "application/json",
+        &body.to_string(),
+    )
+}
+
+fn get(s: &Server, path: &str, key: Option<&str>) -> Reply {
+    call("GET", &format!("{}{path}", s.base), key, "", "")
+}
+
+fn candidate(tenant: &str, user: &str, text: &str, reference: &str) -> Value {
+    json!({"text": text, "scope": {"tenant": tenant, "user": user},
+           "source": {"kind": "user", "ref": reference},
+           "kind_hint": "semantic", "subject": format!("user:{user}"),
+           "predicate": "drink", "object": "tea"})
+}
+
+fn keys_file(name: &str) -> String {
+    let p = temp_db(&format!("{name}-keys"));
+    let p = p.trim_end_matches(".db").to_string() + ".keys";
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+#[test]
+fn every_endpoint_answers_the_cli_objects_for_its_key() {
+    let keys = keys_file("serve-all");
+    let key = add_key(&keys, &["--tenant", "acme", "--user", "u1"]);
+    let file = std::fs::read_to_string(&keys).expect("key file");
+    assert!(!file.contains(&key), "the key file keeps only the hash");
+    let s = start("serve-all", &keys, &[]);
+
+    let health = get(&s, "/healthz", None);
+    assert_eq!(
+        (health.status, health.json()["status"].clone()),
+        (200, json!("ok"))
+    );
+    let page = get(&s, "/", None);
+    assert_eq!(page.status, 200);
+    assert!(
+        page.content_type.starts_with("text/html"),
+        "{}",
+        page.content_type
+    );
+
+    let info = get(&s, "/v1/info", Some(&key));
+    assert_eq!(info.status, 200, "{}", info.body);
+    assert_eq!(info.json()["wit_package"], "engram:memory@0.1.0");
+
+    let c = candidate("acme", "u1", "I prefer tea in the morning.", "evt-1");
+    let classified = post(&s, "/v1/classify", Some(&key), &json!([c]));
+    assert_eq!(classified.status, 200, "{}", classified.body);
+    assert_eq!(
+        classified.json()[0]["disposition"],
+        "active",
+        "{}",
+        classified.body
+    );
+    let listed = get(&s, "/v1/memories", Some(&key));
+    assert_eq!(listed.json(), json!([]), "classify stores nothing");
+
+    // The same candidate through the CLI on another database: the same decision.
+    let cli_db = temp_db("serve-all-cli");
+    let cli_out = cli(
+        &[
+            "remember", "--db", &cli_db, "--now", NOW, "--tenant", "acme", "--user", "u1",
+        ],
+        &c.to_string(),
+    )
+    .expect("cli remember");
+    let cli_decision: Value = serde_json::from_str(cli_out.trim()).expect("decision");
+
+    let remembered = post(&s, "/v1/remember", Some(&key), &json!([c]));
+    assert_eq!(remembered.status, 200, "{}", remembered.body);
+    let d = &remembered.json()[0];
+    for field in ["kind", "disposition", "action", "reasons", "gates"] {
+        assert_eq!(
+            d[field], cli_decision[field],
+            "{field}: {d} vs {cli_decision}"
+        );
+    }
+    let id = d["memory_id"].as_str().expect("memory id").to_string();
+
+    // JSON Lines in and out.
+    let nd = call(
+        "POST",
+        &format!("{}/v1/recall", s.base),
+        Some(&key),
+        "application/x-ndjson",
+        &format!(
+            "{}\n\n{}\n",
+            json!({"id": "q1", "query": "what does the user drink in the morning", "scope": {"tenant": "acme", "user": "u1"}}),
+            json!({"id": "q2", "query": "tea", "scope": {"tenant": "acme", "user": "u1"}})
+        ),
+    );
+    assert_eq!(nd.status, 200, "{}", nd.body);
+    assert!(nd.content_type.contains("ndjson"), "{}", nd.content_type);
+    let lines: Vec<Value> = nd
+        .body
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("line"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["id"], "q1");
+    assert_eq!(
+        lines[0]["results"][0]["memory_id"],
+        id.as_str(),
+        "{}",
+        nd.body
+    );
+    assert!(lines[0]["results"][0]["admission"]["admit"]
+        .as_bool()
+        .unwrap_or(false));
+
+    let imported = post(
+        &s,
+        "/v1/import",
+        Some(&key),
+        &json!([{"external_id": "D1:1", "kind": "episodic", "text": "We shipped release 4.2 on Monday.",
+                 "scope": {"tenant": "acme", "user": "u1"}, "source": {"kind": "user", "ref": "D1:1"},
+                 "occurred_at": "2026-07-27T09:00:00Z"}]),
+    );
+    assert_eq!(imported.status, 200, "{}", imported.body);
+    assert_eq!(imported.json()[0]["external_id"], "D1:1");
+
+    let packed = post(
+        &s,
+        "/v1/pack",
+        Some(&key),
+        &json!({"budget": 300, "scope": {"tenant": "acme", "user": "u1"}, "query": "what to drink",
+                "system": "You are helpful.", "messages": [{"role": "user", "text": "Coffee or tea?"}]}),
+    );
+    assert_eq!(packed.status, 200, "{}", packed.body);
+    assert!(
+        packed.json()["text"].as_str().unwrap_or("").contains("tea"),
+        "{}",
+        packed.body
+    );
+
+    let swept = post(
+        &s,
+        "/v1/sweep",
+        Some(&key),
+        &json!({"scope": {"tenant": "acme", "user": "u1"}}),
+    );
+    assert_eq!(swept.status, 200, "{}", swept.body);
+
+    let history = get(&s, &format!("/v1/memories/{id}/history"), Some(&key));
+    assert_eq!(history.status, 200, "{}", history.body);
+    assert_eq!(history.json()[0]["id"], id.as_str());
+
+    let active = get(
+        &s,
+        "/v1/memories?tenant=acme&user=u1&status=active",
+        Some(&key),
+    );
+    assert_eq!(active.status, 200, "{}", active.body);
+    assert_eq!(
+        active.json().as_array().map(Vec::len),
+        Some(2),
+        "{}",
+        active.body
+    );
+
+    let forgotten = post(&s, "/v1/forget", Some(&key), &json!([{"memory_id": id}]));
+    assert_eq!(forgotten.status, 200, "{}", forgotten.body);
+    assert_eq!(
+        forgotten.json()[0]["deleted"],
+        json!([id]),
+        "{}",
+        forgotten.body
+    );
+    let after = get(&s, &format!("/v1/memories/{id}/history"), Some(&key));
+    assert_eq!(after.status, 404, "{}", after.body);
+
+    // Bad input names the item and the field, as the CLI names the line.
+    let bad = post(
+        &s,
+        "/v1/remember",
+        Some(&key),
+        &json!([c, {"text": "x", "scope": {"tenant": "acme", "user": "u1"}}]),
+    );
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert!(
+        bad.error().contains("item 2") && bad.error().contains("source"),
+        "{}",
+        bad.body
+    );
+    drop(s);
+}
+
+/// Every endpoint that takes a scope, with a body outside the principal.
+fn outside_requests() -> Vec<(&'static str, &'static str, Value)> {
+    let b = json!({"tenant": "globex", "user": "u1"});
+    vec![
+        (
+            "POST",
+            "/v1/classify",
+            json!([candidate("globex", "u1", "I like green tea.", "e1")]),
+        ),
+        (
+            "POST",
+            "/v1/remember",
+            json!([candidate("globex", "u1", "I like green tea.", "e1")]),
+        ),
+        (
+            "POST",
+            "/v1/import",
+            json!([{"external_id": "x", "kind": "episodic", "text": "Met the auditors.", "scope": b, "source": {"kind": "user"}}]),
+        ),
+        ("POST", "/v1/recall", json!([{"query": "tea", "scope": b}])),
+        ("POST", "/v1/forget", json!([{"scope": b, "text": "tea"}])),
+        (
+            "POST",
+            "/v1/pack",
+            json!({"budget": 100, "scope": b, "query": "tea"}),
+        ),
+        ("POST", "/v1/sweep", json!({"scope": b})),
+        ("GET", "/v1/memories?tenant=globex&user=u1", Value::Null),
+    ]
+}
+
+#[test]
+fn a_key_is_held_to_its_principal_and_a_refusal_writes_nothing() {
+    let keys = keys_file("serve-authz");
+    let acme = add_key(&keys, &["--tenant", "acme", "--user", "u1"]);
+    let globex = add_key(&keys, &["--tenant", "globex", "--user", "u1"]);
+    let s = start("serve-authz", &keys, &[]);
+    // Something of globex's that acme's key must not reach.
+    let g = post(
+        &s,
+        "/v1/remember",
+        Some(&globex),
+        &json!([candidate("globex", "u1", "I like green tea.", "e0")]),
+    );
+    assert_eq!(g.status, 200, "{}", g.body);
+    let globex_id = g.json()[0]["memory_id"].as_str().expect("id").to_string();
+    let before = dump(&s.db);
+
+    for (method, path, body) in outside_requests() {
+        let url = format!("{}{path}", s.base);
+        let none = call(method, &url, None, "application/json", &body.to_string());
+        assert_eq!(
+            none.status, 401,
+            "{method} {path} without a key: {}",
+            none.body
+        );
+        let wrong = call(
+            method,
+            &url,
+            Some("ek_not-a-key"),
+            "application/json",
+            &body.to_string(),
+        );
+        assert_eq!(
+            wrong.status, 401,
+            "{method} {path} with a wrong key: {}",
+            wrong.body
+        );
+        let r = call(
+            method,
+            &url,
+            Some(&acme),
+            "application/json",
+            &body.to_string(),
+        );
+        assert_eq!(r.status, 403, "{method} {path}: {}", r.body);
+        let m = r.error();
+        assert!(
+            m.contains("tenant 'globex'") && m.contains("tenant 'acme'"),
+            "{method} {path}: the denial names the dimension and both values: {m}"
+        );
+    }
+    // The user dimension within the tenant.
+    let other_user = post(
+        &s,
+        "/v1/remember",
+        Some(&acme),
+        &json!([candidate("acme", "u2", "I like black tea.", "e2")]),
+    );
+    assert_eq!(other_user.status, 403, "{}", other_user.body);
+    assert!(
+        other_user.error().contains("user 'u2'") && other_user.error().contains("user 'u1'"),
+        "{}",
+        other_user.body
+    );
+    // Ids of another tenant: not visible, not forgettable.
+    let h = get(
+        &s,
+        &format!("/v1/memories/{globex_id}/history"),
+        Some(&acme),
+    );
+    assert_eq!(h.status, 404, "{}", h.body);
+    let f = post(
+        &s,
+        "/v1/forget",
+        Some(&acme),
+        &json!([{"memory_id": globex_id}]),
+    );
+    assert!(f.status == 200 || f.status == 404, "{}", f.body);
+    if f.status == 200 {
+        assert_eq!(f.json()[0]["deleted"], json!([]), "{}", f.body);
+    }
+    assert_eq!(dump(&s.db), before, "a refused request wrote nothing");
+    let still = get(
+        &s,
+        &format!("/v1/memories/{globex_id}/history"),
+        Some(&globex),
+    );
+    assert_eq!(still.status, 200, "{}", still.body);
+}
+
+#[test]
+fn limits_are_named_and_shutdown_is_graceful() {
+    let keys = keys_file("serve-limits");
+    let key = add_key(&keys, &["--tenant", "acme"]);
+    let s = start(
+        "serve-limits",
+        &keys,
+        &[
+            "--max-body-bytes",
+            "4096",
+            "--max-items",
+            "3",
+            "--rate-per-sec",
+            "1",
+            "--rate-burst",
+            "6",
+        ],
+    );
+    let c = candidate("acme", "u1", "I prefer tea in the morning.", "e1");
+    let many = post(&s, "/v1/classify", Some(&key), &json!([c, c, c, c]));
+    assert_eq!(many.status, 413, "{}", many.body);
+    assert!(
+        many.error().contains("--max-items") && many.error().contains("4 items"),
+        "{}",
+        many.body
+    );
+    let big = post(
+        &s,
+        "/v1/classify",
+        Some(&key),
+        &json!([{"text": "x".repeat(5000), "scope": {"tenant": "acme"}, "source": {"kind": "user"}}]),
+    );
+    assert_eq!(big.status, 413, "{}", big.body);
+    assert!(big.error().contains("--max-body-bytes"), "{}", big.body);
+    let mut limited = None;
+    for _ in 0..10 {
+        let r = get(&s, "/v1/memories", Some(&key));
+        if r.status == 429 {
+            limited = Some(r);
+            break;
+        }
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let limited = limited.expect("the 7th request within a second is over a burst of 6 at 1/s");
+    assert!(
+        limited.error().contains("--rate-per-sec"),
+        "{}",
+        limited.body
+    );
+
+    // SIGTERM: the server stops by itself, saying so.
+    let mut s = s;
+    // SAFETY: kill(2) on our own child's pid.
+    let rc = unsafe { libc::kill(s.child.id() as i32, libc::SIGTERM) };
+    assert_eq!(rc, 0);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Some(status) = s.child.try_wait().expect("wait") {
+            assert!(status.success(), "exit status {status}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "serve did not stop on SIGTERM");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
