@@ -35,8 +35,8 @@ try {
   const consoleErrors = [];
   page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  const shot = async (name) => {
-    if (shots) await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: false });
+  const shot = async (name, fullPage = false) => {
+    if (shots) await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage });
   };
   const rows = page.locator('#memories tbody tr[data-id]');
   const rowWith = (text) => rows.filter({ hasText: text });
@@ -72,7 +72,7 @@ try {
 
   log('filter by kind, status and sensitivity');
   await page.selectOption('#f-kind', 'episodic');
-  assert.deepEqual(await rows.evaluateAll((rs) => rs.map((r) => r.querySelector('.kind').textContent)), ['episodic']);
+  assert.deepEqual(await rows.evaluateAll((rs) => rs.map((r) => r.querySelector('.kind').textContent)), ['episodic', 'episodic']);
   await page.selectOption('#f-kind', '');
   await page.selectOption('#f-status', 'pending');
   await page.waitForFunction(() => [...document.querySelectorAll('#memories tbody tr[data-id]')]
@@ -115,8 +115,9 @@ try {
   assert.match(await revs.nth(1).innerText(), /system-of-record · cmdb:payment-service#rev-91/);
 
   log('correct a memory: a new revision with the user as source');
+  const named = await rowWith('以后请叫我林工').getAttribute('data-id');
   await rowWith('以后请叫我林工').locator('button.open').click();
-  await page.locator('#history li.rev').first().waitFor();
+  await page.locator('#detail-title', { hasText: named }).waitFor();
   await page.locator('#correct-object').fill('林总');
   await page.locator('#correct-text').fill('以后请叫我林总');
   await page.locator('#correct button[type=submit]').click();
@@ -131,16 +132,16 @@ try {
   assert.match(await revs.nth(1).innerText(), /user-stated · inspector:u42/);
   await rowWith('以后请叫我林总').waitFor();
   assert.equal(await rowWith('以后请叫我林工').count(), 0, 'the old revision is history, not current');
-  await shot('history-correct');
+  await shot('history-correct', true);
 
   log('forget a memory and see it gone, with the deletion report');
+  const forgotten = await rowWith('张伟').getAttribute('data-id');
   await rowWith('张伟').locator('button.open').click();
-  await page.locator('#history li.rev').first().waitFor();
-  const forgotten = await page.locator('#detail-title').innerText();
+  await page.locator('#detail-title', { hasText: forgotten }).waitFor();
   await page.locator('#detail-forget').click();
   await page.locator('#decision dl.report').waitFor();
-  const deleted = await page.locator('#decision dd.deleted').innerText();
-  assert.ok(forgotten.includes(deleted), `report names the memory (${deleted})`);
+  assert.equal(await page.locator('#decision dd.deleted').innerText(), forgotten, 'the report names the memory');
+  assert.equal(await page.locator('#decision dd.cascaded').innerText(), 'none');
   assert.equal(await page.locator('#decision dd.tombstones').innerText(), '1');
   await page.waitForFunction(() => ![...document.querySelectorAll('#memories tbody tr')]
     .some((r) => r.textContent.includes('张伟')));

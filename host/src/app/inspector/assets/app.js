@@ -13,7 +13,7 @@ function h(tag, attrs = {}, ...children) {
     if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
     else el.setAttribute(k, v === true ? '' : String(v));
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
@@ -74,6 +74,8 @@ function showTab(tab) {
     t.tabIndex = on ? 0 : -1;
     $(`#${t.getAttribute('aria-controls')}`).hidden = !on;
   }
+  // The detail panel belongs to the memories view.
+  if (tab.id !== 'tab-memories') $('#detail').hidden = true;
   if (tab.id === 'tab-review') loadReview();
 }
 
@@ -114,7 +116,7 @@ function memoryRow(m) {
   h('td', {}, sourceText(m.source)),
   h('td', { class: 'num' }, num(m.confidence)),
   h('td', {}, h('span', { class: `sens ${m.sensitivity}` }, m.sensitivity)),
-  h('td', {}, minute(m.updated_at)),
+  h('td', {}, minute(m.observed_at)),
   h('td', { class: 'actions' },
     h('button', { type: 'button', class: 'open', onclick: () => openDetail(m) }, 'History · 历史'),
     m.status === 'pending'
@@ -151,6 +153,7 @@ function renderMemories() {
 async function openDetail(m) {
   state.selected = m;
   $('#detail').hidden = false;
+  $('#correct').hidden = false;
   $('#decision').replaceChildren();
   const semantic = m.kind === 'semantic';
   $('#correct-object-label').hidden = !semantic;
@@ -324,7 +327,10 @@ function forgetSubmit(e) {
 async function forgetSelected() {
   const m = state.selected;
   const report = await forget({ memory_id: m.id }, $('#decision'));
-  if (report) $('#history').replaceChildren(h('li', { class: 'rev gone' }, `${m.id}: erased, every revision`));
+  if (report) {
+    $('#history').replaceChildren(h('li', { class: 'rev gone' }, `${m.id}: erased, every revision`));
+    $('#correct').hidden = true;
+  }
 }
 
 // ------------------------------------------------------------------ pack
@@ -364,6 +370,7 @@ async function connect(e) {
     const p = state.principal;
     $('#principal').textContent = `tenant ${p.tenant}${p.user ? ` · user ${p.user}` : ''}${p.project ? ` · project ${p.project}` : ''}`;
     $('#app').hidden = false;
+    $('#tab-memories').focus();
     await loadMemories();
     await loadReview();
   } catch (err) {
