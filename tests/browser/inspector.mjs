@@ -162,11 +162,11 @@ try {
   const card = page.locator('#review-list .card').filter({ hasText: 'dark mode' });
   await card.waitFor();
   assert.equal(await page.locator('#review-list .card').count(), 2);
-  await shot('review');
   await card.locator('button.approve').click();
   await page.locator('#review-outcome .review-result.approve').waitFor();
   assert.match(await page.locator('#review-outcome').innerText(), /approved by inspector:u42: active as/);
   await page.waitForFunction(() => document.querySelectorAll('#review-list .card').length === 1);
+  await shot('review');
   await page.locator('#tab-memories').click();
   await page.waitForFunction(() => [...document.querySelectorAll('#memories tbody tr[data-id]')]
     .some((r) => r.textContent.includes('dark mode') && r.dataset.status === 'active'));
@@ -192,6 +192,9 @@ try {
   assert.equal(await page.locator('#tab-memories').getAttribute('aria-selected'), 'true');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-memories');
 
+  // Only the deliberately wrong key at the start may have logged an error.
+  assert.deepEqual(consoleErrors.filter((e) => !/status of 401/.test(e)), [], 'no script or load errors');
+
   log('the key is the boundary: another tenant is refused');
   const status = await page.evaluate(async () => (await fetch('/v1/memories?tenant=globex', {
     headers: { Authorization: `Bearer ${sessionStorage.getItem('engram-key')}` },
@@ -201,8 +204,27 @@ try {
     headers: { Authorization: `Bearer ${key}` },
   })).json()).tenant, env('OTHER_KEY'));
   assert.equal(other, 'globex');
+  // The review route reads through the key's principal: another tenant's
+  // key cannot see, let alone approve, acme's pending memory.
+  const pendingId = await page.evaluate(async () => (await (await fetch(
+    '/v1/memories?tenant=acme&user=u42&status=pending',
+    { headers: { Authorization: `Bearer ${sessionStorage.getItem('engram-key')}` } },
+  )).json())[0].id);
+  const refused = await page.evaluate(async ([key, id]) => {
+    const r = await fetch('/inspector/review', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify([{ id, revision: 1, verdict: 'approve' }]),
+    });
+    return [r.status, (await r.json()).error];
+  }, [env('OTHER_KEY'), pendingId]);
+  assert.equal(refused[0], 404, `another tenant's review is refused: ${refused[1]}`);
+  const stillPending = await page.evaluate(async () => (await (await fetch(
+    '/v1/memories?tenant=acme&user=u42&status=pending',
+    { headers: { Authorization: `Bearer ${sessionStorage.getItem('engram-key')}` } },
+  )).json()).length);
+  assert.equal(stillPending, 1);
 
-  assert.deepEqual(consoleErrors.filter((e) => !/401|403/.test(e)), [], 'no script errors');
   console.log('inspector: every step passed');
 } catch (e) {
   console.error(`inspector: failed at step "${step}": ${e.stack || e}`);

@@ -138,17 +138,17 @@ async fn review(
                 .map_err(|x| named_item(x, &labels))
         })
         .await?;
-    Ok(respond(outcomes.iter().map(outcome_json).collect(), batch.ndjson))
+    Ok(respond(
+        outcomes.iter().map(outcome_json).collect(),
+        batch.ndjson,
+    ))
 }
 
 /// A policy error about one item, named as the request names it.
 fn named_item(e: crate::Error, labels: &[String]) -> ApiError {
     if let crate::Error::Policy(w::Error::InvalidInput(fe)) = &e {
         if let Some(label) = fe.index.and_then(|i| labels.get(i as usize)) {
-            return ApiError::bad_request(format!(
-                "{label}: field `{}`: {}",
-                fe.field, fe.message
-            ));
+            return ApiError::bad_request(format!("{label}: field `{}`: {}", fe.field, fe.message));
         }
     }
     ApiError::from(e)
