@@ -171,7 +171,8 @@ impl From<w::Source> for Source {
 // ---------------------------------------------------------------- candidates
 
 /// A candidate line (SPEC §4). Only `text`, `scope.tenant` and `source.kind` are required.
-#[derive(Debug, Clone, Deserialize)]
+/// (Serialize: clients written in Rust, e.g. the load generator, send it.)
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CandidateIn {
     #[serde(default)]
     pub id: Option<String>,
@@ -222,6 +223,29 @@ impl From<CandidateIn> for w::Candidate {
             valid_from: d(c.valid_from),
             valid_to: d(c.valid_to),
             entities: c.entities.0,
+            embedding: c.embedding,
+        }
+    }
+}
+
+impl From<w::Candidate> for CandidateIn {
+    fn from(c: w::Candidate) -> Self {
+        CandidateIn {
+            id: c.id,
+            text: c.text,
+            scope: c.scope.into(),
+            source: c.source.into(),
+            observed_at: t(c.observed_at),
+            confidence: c.confidence,
+            kind_hint: c.kind_hint.map(Into::into),
+            subject: c.subject,
+            predicate: c.predicate,
+            object: c.object,
+            condition: c.condition,
+            occurred_at: t(c.occurred_at),
+            valid_from: t(c.valid_from),
+            valid_to: t(c.valid_to),
+            entities: Entries(c.entities),
             embedding: c.embedding,
         }
     }
@@ -576,7 +600,7 @@ pub fn memory_json(m: &w::Memory) -> Value {
 
 // ---------------------------------------------------------------- recall
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct QueryIn {
     #[serde(default)]
     pub id: Option<String>,
@@ -597,6 +621,23 @@ pub struct QueryIn {
     /// Also list what was retrieved but not admitted, with the reason.
     #[serde(default)]
     pub explain: Option<bool>,
+}
+
+impl From<w::Query> for QueryIn {
+    fn from(q: w::Query) -> Self {
+        QueryIn {
+            id: q.id,
+            query: q.text,
+            scope: q.scope.into(),
+            k: Some(q.k),
+            as_of: t(q.as_of),
+            kinds: Some(q.kinds.into_iter().map(Into::into).collect()),
+            entities: Entries(q.entities),
+            embedding: q.embedding,
+            sensitivity_ceiling: q.sensitivity_ceiling.map(Into::into),
+            explain: Some(q.explain_rejected),
+        }
+    }
 }
 
 impl From<QueryIn> for w::Query {

@@ -529,3 +529,48 @@ fn limits_are_named_and_shutdown_is_graceful() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn the_load_generator_runs_bounded_and_counts_no_errors() {
+    let dir = std::env::temp_dir().join(format!("engram-tests-load-{}", std::process::id()));
+    let out = engram_bin!()
+        .args([
+            "load-test",
+            "--memories",
+            "300",
+            "--clients",
+            "2",
+            "--requests",
+            "60",
+        ])
+        .args(["--seconds", "30", "--cli-runs", "1", "--json", "--dir"])
+        .arg(&dir)
+        .output()
+        .expect("run engram load-test");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(report["requests"], 60, "{report}");
+    assert_eq!(report["errors"], 0, "{report}");
+    let remember = report["remember"]["requests"].as_u64().unwrap_or(0);
+    let recall = report["recall"]["requests"].as_u64().unwrap_or(0);
+    assert_eq!(remember + recall, 60, "{report}");
+    assert!(
+        remember > 0 && recall > remember,
+        "a mix, mostly recall: {report}"
+    );
+    assert!(
+        report["recall"]["p99_ms"].as_f64().unwrap_or(0.0) > 0.0,
+        "{report}"
+    );
+    assert!(
+        report["cli_per_process_ms"]["recall"]["p50_ms"]
+            .as_f64()
+            .unwrap_or(0.0)
+            > 0.0
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -24,6 +24,7 @@
 //! shrinks every size so a CI smoke run stays well under a minute.
 
 mod conv;
+pub mod load;
 mod timed;
 mod workload;
 

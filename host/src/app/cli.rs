@@ -84,6 +84,9 @@ pub enum Cmd {
     /// (optional --user/--project): tools remember, recall, pack_context,
     /// forget, list_memories, memory_history.
     Mcp,
+    /// Load a spawned `engram serve` with concurrent remember/recall
+    /// clients on loopback and report throughput and latency (docs/serve.md).
+    LoadTest(super::bench::load::LoadArgs),
     /// Manage the API keys `engram serve` accepts.
     Keys {
         #[command(subcommand)]
@@ -93,6 +96,17 @@ pub enum Cmd {
 
 pub fn main() -> i32 {
     let cli = Cli::parse();
+    // `engram mcp` reads and writes stdio itself (tokio), so it must not
+    // run under the locks taken below.
+    if matches!(cli.cmd, Cmd::Mcp) {
+        return match super::mcp::run(&cli.flags) {
+            Ok(()) => 0,
+            Err(f) => {
+                eprintln!("engram: {}", f.message);
+                f.code
+            }
+        };
+    }
     let mut stdin = std::io::stdin().lock();
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     match run(cli, &mut stdin, &mut stdout).and_then(|()| flush(&mut stdout)) {
@@ -347,6 +361,7 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         Cmd::Serve(args) => return super::serve::run(&cli.flags, args),
         Cmd::Keys { cmd } => return super::serve::keys::run(&cli.flags, cmd, out),
         Cmd::Mcp => return super::mcp::run(&cli.flags),
+        Cmd::LoadTest(args) => return super::bench::load::run(&cli.flags, args, out),
         _ => {}
     }
     let mut engram = cli.flags.open(&cli.flags.db)?;
@@ -491,9 +506,13 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
             let mems = engram.list(p, scope, st)?;
             print_lines(out, &mems.iter().map(wire::memory_json).collect::<Vec<_>>())
         }
-        Cmd::Demo | Cmd::Info | Cmd::Bench(_) | Cmd::Serve(_) | Cmd::Keys { .. } | Cmd::Mcp => {
-            Ok(())
-        }
+        Cmd::Demo
+        | Cmd::Info
+        | Cmd::Bench(_)
+        | Cmd::Serve(_)
+        | Cmd::Keys { .. }
+        | Cmd::Mcp
+        | Cmd::LoadTest(_) => Ok(()),
     }
 }
 

@@ -313,9 +313,11 @@ async fn list(
                     statuses.push(st.into());
                 }
             }
-            other => return Err(ApiError::bad_request(format!(
+            other => {
+                return Err(ApiError::bad_request(format!(
                 "unknown query parameter '{other}' (tenant, user, project, thread, agent, status)"
-            ))),
+            )))
+            }
         }
     }
     authed.check(&scope, "query")?;

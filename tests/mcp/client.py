@@ -1,0 +1,70 @@
+"""A real MCP client (the Python `mcp` package) driving `engram mcp`.
+
+Usage: client.py ENGRAM DB TENANT USER [EXTRA ARGS…]
+Spawns `ENGRAM mcp --db DB --tenant TENANT --user USER EXTRA…`, lists the tools,
+runs remember -> recall -> list_memories -> memory_history -> pack_context ->
+forget -> recall, and prints one JSON object with what each step returned.
+"""
+
+import asyncio
+import json
+import sys
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+
+def payload(result):
+    """The structured content of a tool result, or its text, and the error flag."""
+    data = result.structuredContent
+    if data is None and result.content:
+        text = result.content[0].text
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = text
+    return {"is_error": bool(result.isError), "data": data}
+
+
+async def main():
+    engram, db, tenant, user = sys.argv[1:5]
+    extra = sys.argv[5:]
+    params = StdioServerParameters(
+        command=engram,
+        args=["mcp", "--db", db, "--tenant", tenant, "--user", user, *extra],
+    )
+    out = {}
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            init = await session.initialize()
+            out["server"] = init.serverInfo.name
+            tools = await session.list_tools()
+            out["tools"] = {
+                t.name: {"description": t.description, "schema": t.inputSchema}
+                for t in tools.tools
+            }
+            call = session.call_tool
+            out["remember"] = payload(await call("remember", {
+                "text": "I prefer green tea in the morning.",
+                "source_ref": "evt-1",
+                "kind_hint": "semantic",
+                "subject": f"user:{user}",
+                "predicate": "morning_drink",
+                "object": "green tea",
+            }))
+            query = {"query": "what does the user drink in the morning"}
+            out["recall_before"] = payload(await call("recall", query))
+            out["list"] = payload(await call("list_memories", {"status": ["active"]}))
+            memory_id = out["remember"]["data"].get("memory_id")
+            out["history"] = payload(await call("memory_history", {"memory_id": memory_id}))
+            out["pack"] = payload(await call("pack_context", {
+                "budget": 300, "query": "what to drink",
+                "messages": [{"role": "user", "text": "Coffee or tea?"}],
+            }))
+            out["forget"] = payload(await call("forget", {"memory_id": memory_id}))
+            out["recall_after"] = payload(await call("recall", query))
+            out["bad_call"] = payload(await call("forget", {}))
+    print(json.dumps(out))
+
+
+asyncio.run(main())

@@ -1,0 +1,161 @@
+//! `engram mcp` through a real MCP client from another ecosystem: the
+//! Python `mcp` package (in a provisioned virtualenv) spawns the server,
+//! lists its six tools and calls each one; the remember → recall → forget
+//! → recall round trip must match what the CLI does on the same input.
+
+use std::process::Command;
+
+use engram_tests::provision::{python_venv, run};
+use engram_tests::*;
+use serde_json::{json, Value};
+
+const NOW: &str = "2026-08-01T10:00:00+08:00";
+/// The MCP client library, pinned.
+const REQUIREMENTS: &str = "mcp==1.30.0\n";
+
+/// Run tests/mcp/client.py against `engram mcp` and return its report.
+fn mcp_session(db: &str) -> Value {
+    let python = python_venv("mcp", REQUIREMENTS);
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/mcp/client.py");
+    let exe = env!("CARGO_BIN_EXE_engram-cli");
+    let cache = std::env::temp_dir().join("engram-tests-cache");
+    let out = run(
+        Command::new(python)
+            .args([script, exe, db, "acme", "u1", "--now", NOW])
+            .env("ENGRAM_CACHE_DIR", cache),
+        "the Python MCP client session",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+#[test]
+fn an_mcp_client_lists_six_tools_and_a_round_trip_matches_the_cli() {
+    let report = mcp_session(&temp_db("mcp-session"));
+    assert_eq!(report["server"], "engram");
+
+    let tools = report["tools"].as_object().expect("tools");
+    let mut names: Vec<&str> = tools.keys().map(String::as_str).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "forget",
+            "list_memories",
+            "memory_history",
+            "pack_context",
+            "recall",
+            "remember"
+        ]
+    );
+    for (name, t) in tools {
+        let description = t["description"].as_str().unwrap_or("");
+        assert!(
+            description.len() > 60,
+            "{name}: a description a model can act on"
+        );
+        assert_eq!(t["schema"]["type"], "object", "{name}: {}", t["schema"]);
+    }
+    assert_eq!(tools["recall"]["schema"]["required"], json!(["query"]));
+    assert_eq!(
+        tools["memory_history"]["schema"]["required"],
+        json!(["memory_id"])
+    );
+
+    // The same steps through the CLI, on a database of its own.
+    let db = temp_db("mcp-cli");
+    let principal = [
+        "--db", &db, "--now", NOW, "--tenant", "acme", "--user", "u1",
+    ];
+    let with = |cmd: &'static str| [&[cmd][..], &principal[..]].concat();
+    let candidate = json!({
+        "text": "I prefer green tea in the morning.",
+        "scope": {"tenant": "acme", "user": "u1"},
+        "source": {"kind": "user", "ref": "evt-1"},
+        "kind_hint": "semantic", "subject": "user:u1", "predicate": "morning_drink", "object": "green tea",
+    });
+    let cli_decision: Value = serde_json::from_str(
+        cli(&with("remember"), &candidate.to_string())
+            .expect("remember")
+            .trim(),
+    )
+    .expect("decision");
+    let query = json!({"query": "what does the user drink in the morning",
+                       "scope": {"tenant": "acme", "user": "u1"}, "explain": true});
+    let cli_recall: Value = serde_json::from_str(
+        cli(&with("recall"), &query.to_string())
+            .expect("recall")
+            .trim(),
+    )
+    .expect("recall");
+
+    let remembered = &report["remember"];
+    assert_eq!(remembered["is_error"], false, "{remembered}");
+    for field in [
+        "kind",
+        "disposition",
+        "action",
+        "reasons",
+        "gates",
+        "confidence",
+        "sensitivity",
+    ] {
+        assert_eq!(
+            remembered["data"][field], cli_decision[field],
+            "remember {field}"
+        );
+    }
+    let id = remembered["data"]["memory_id"].as_str().expect("memory id");
+
+    let before = &report["recall_before"]["data"]["results"];
+    let cli_before = &cli_recall["results"];
+    assert_eq!(
+        before.as_array().map(Vec::len),
+        cli_before.as_array().map(Vec::len)
+    );
+    assert_eq!(before[0]["memory_id"], id);
+    for field in ["text", "kind", "score", "features", "admission"] {
+        assert_eq!(
+            before[0][field], cli_before[0][field],
+            "recall {field}: the explanation too"
+        );
+    }
+
+    let listed = &report["list"]["data"]["items"];
+    assert_eq!(listed[0]["id"], id, "{listed}");
+    assert_eq!(report["history"]["data"]["items"][0]["id"], id);
+    let packed = report["pack"]["data"]["text"].as_str().unwrap_or("");
+    assert!(packed.contains("green tea"), "{packed}");
+
+    let cli_id = cli_decision["memory_id"].as_str().expect("cli memory id");
+    let cli_forget: Value = serde_json::from_str(
+        cli(&with("forget"), &json!({"memory_id": cli_id}).to_string())
+            .expect("forget")
+            .trim(),
+    )
+    .expect("forget report");
+    assert_eq!(report["forget"]["data"]["deleted"], json!([id]));
+    assert_eq!(
+        report["forget"]["data"]["tombstones"],
+        cli_forget["tombstones"]
+    );
+    let cli_after: Value = serde_json::from_str(
+        cli(&with("recall"), &query.to_string())
+            .expect("recall")
+            .trim(),
+    )
+    .expect("recall");
+    assert_eq!(report["recall_after"]["data"]["results"], json!([]));
+    assert_eq!(cli_after["results"], json!([]));
+
+    // A call the policy cannot act on is a tool error the model can read.
+    assert_eq!(report["bad_call"]["is_error"], true);
+    assert!(
+        report["bad_call"]["data"]
+            .as_str()
+            .unwrap_or("")
+            .contains("memory_id"),
+        "{}",
+        report["bad_call"]
+    );
+}
