@@ -157,6 +157,8 @@ async function openDetail(m) {
   $('#decision').replaceChildren();
   const semantic = m.kind === 'semantic';
   $('#correct-object-label').hidden = !semantic;
+  $('#correct-hint-semantic').hidden = !semantic;
+  $('#correct-hint-other').hidden = semantic;
   $('#correct-object').value = semantic ? m.payload.object : '';
   $('#correct-text').value = m.text;
   await loadHistory(m.id);
