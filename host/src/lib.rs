@@ -278,6 +278,18 @@ impl Engram {
             .engram_memory_policy()
             .call_list_memories(s, &scope, &statuses))
     }
+    /// Approve or reject pending memories (see `review` in `wit/policy.wit`).
+    pub fn review(
+        &mut self,
+        principal: w::Principal,
+        items: Vec<w::ReviewItem>,
+    ) -> Result<Vec<w::ReviewOutcome>, Error> {
+        self.writing(|this| {
+            policy_call!(this, principal, |p, s| p
+                .engram_memory_policy()
+                .call_review(s, &items))
+        })
+    }
     pub fn info(&mut self) -> Result<w::PolicyInfo, Error> {
         let principal = w::Principal {
             tenant: String::new(),

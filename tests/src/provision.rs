@@ -183,9 +183,10 @@ pub fn debian(packages: &[&str]) {
     );
 }
 
-/// Debian's Chromium, installed if missing: the path of its binary.
+/// Debian's Chromium, installed if missing, with a CJK font (without one
+/// Chinese text renders as empty boxes): the path of its binary.
 pub fn chromium() -> PathBuf {
-    debian(&["chromium"]);
+    debian(&["chromium", "fonts-wqy-microhei"]);
     for candidate in ["/usr/bin/chromium", "/usr/bin/chromium-browser"] {
         if Path::new(candidate).exists() {
             return PathBuf::from(candidate);

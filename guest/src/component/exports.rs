@@ -46,6 +46,9 @@ impl Guest for Component {
     fn list_memories(scope: Scope, statuses: Vec<Status>) -> Result<Vec<Memory>, Error> {
         with_ctx(|c| crate::lifecycle::sweep::list_memories(c, &scope, &statuses))
     }
+    fn review(items: Vec<ReviewItem>) -> Result<Vec<ReviewOutcome>, Error> {
+        with_ctx(|c| crate::lifecycle::review::review(c, &items))
+    }
     fn info() -> PolicyInfo {
         PolicyInfo {
             package_version: env!("CARGO_PKG_VERSION").to_string(),

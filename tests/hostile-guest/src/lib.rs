@@ -369,6 +369,9 @@ impl Guest for Hostile {
     fn list_memories(_: Scope, _: Vec<Status>) -> Result<Vec<Memory>, Error> {
         Err(refuse())
     }
+    fn review(_: Vec<ReviewItem>) -> Result<Vec<ReviewOutcome>, Error> {
+        Err(refuse())
+    }
     fn info() -> PolicyInfo {
         PolicyInfo {
             package_version: "hostile".into(),
