@@ -785,25 +785,7 @@ fn apply_ops(
                 )
                 .map_err(|e| db_err(e, "writing a tombstone"))?;
             }
-            WriteOp::Append(e) => {
-                // Sequences are per (tenant, session); the tenant lock the
-                // transaction holds makes max+1 safe.
-                let seq: i64 = c
-                    .query_one(
-                        "SELECT coalesce(max(seq), 0) + 1 FROM events WHERE tenant = $1 AND session = $2",
-                        &[&e.scope.tenant, &e.session],
-                    )
-                    .map_err(|e| db_err(e, "appending an event"))?
-                    .get(0);
-                let s = &e.scope;
-                c.execute(
-                    "INSERT INTO events (tenant, session, seq, user_id, project, thread, agent, kind, at, payload)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                    &[&s.tenant, &e.session, &seq, &s.user, &s.project, &s.thread, &s.agent, &e.kind, &e.at.epoch_ms, &e.payload],
-                )
-                .map_err(|e| db_err(e, "appending an event"))?;
-                receipt.sequences.push(seq as u64);
-            }
+            WriteOp::Append(e) => receipt.sequences.push(append_event(c, e)?),
             WriteOp::Touch(r) => {
                 let mut args = Args::default();
                 let w = principal_clause(&mut args, principal);
@@ -817,8 +799,13 @@ fn apply_ops(
             }
         }
     }
-    // Every tenant written: its change counter, which readers' caches
-    // compare against (`cached`).
+    bump_versions(c, principal, ops)?;
+    Ok((receipt, erases))
+}
+
+/// Bump the change counter of every tenant `ops` wrote, which readers'
+/// caches compare against (`cached`).
+fn bump_versions(c: &mut Client, principal: &Principal, ops: &[WriteOp]) -> Result<(), StoreError> {
     let mut written: Vec<&str> = vec![principal.tenant.as_str()];
     for op in ops {
         match op {
@@ -838,7 +825,28 @@ fn apply_ops(
         )
         .map_err(|e| db_err(e, "bumping the tenant's version"))?;
     }
-    Ok((receipt, erases))
+    Ok(())
+}
+
+/// Append an event to its session's log; returns its sequence number.
+/// Sequences are per (tenant, session); the tenant lock the transaction
+/// holds makes max+1 safe.
+fn append_event(c: &mut Client, e: &crate::bindings::Event) -> Result<u64, StoreError> {
+    let seq: i64 = c
+        .query_one(
+            "SELECT coalesce(max(seq), 0) + 1 FROM events WHERE tenant = $1 AND session = $2",
+            &[&e.scope.tenant, &e.session],
+        )
+        .map_err(|e| db_err(e, "appending an event"))?
+        .get(0);
+    let s = &e.scope;
+    c.execute(
+        "INSERT INTO events (tenant, session, seq, user_id, project, thread, agent, kind, at, payload)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        &[&s.tenant, &e.session, &seq, &s.user, &s.project, &s.thread, &s.agent, &e.kind, &e.at.epoch_ms, &e.payload],
+    )
+    .map_err(|e| db_err(e, "appending an event"))?;
+    Ok(seq as u64)
 }
 
 /// Compare-and-swap: the stored row (within the principal: a user-pinned
