@@ -400,7 +400,7 @@ struct Fact {
 
 fn fact(r: &mut Rng, key: u64, user: &str) -> Fact {
     let l = lang(r);
-    if key % 5 == 0 {
+    if key.is_multiple_of(5) {
         // The user's preferences: few keys, so long revision chains.
         let pred = key / 5 % 7;
         let condition = (key / 35 % 3 == 1).then(|| "work".to_string());
