@@ -495,7 +495,7 @@ impl SqliteStore {
 
     /// Candidate search when the filter lives entirely in the postings:
     /// sum the weights of each record's matched terms over the (cached)
-    /// posting lists (`sum_weights`), keep the `limit` best (score, then
+    /// posting lists (`postings_cache::best_hits`), keep the `limit` best (score, then
     /// rid), and only then load those records, each with how often every
     /// searched term occurs in it. The same result as a SQL `GROUP BY …
     /// ORDER BY … LIMIT`, without its two temporary B-trees over every
@@ -508,31 +508,7 @@ impl SqliteStore {
     ) -> Result<Vec<Stored>, StoreError> {
         let asked: Vec<&str> = terms.iter().map(|t| t.term.as_str()).collect();
         let hits = self.with_postings(filter, &asked, |documents, lists| {
-            let mut hits = sum_weights(terms, lists, documents, filter.valid_at);
-            let by_score = |a: &(i64, f64), b: &(i64, f64)| {
-                b.1.partial_cmp(&a.1)
-                    .unwrap_or(std::cmp::Ordering::Equal)
-                    .then(a.0.cmp(&b.0))
-            };
-            let limit = limit as usize;
-            if hits.len() > limit {
-                hits.select_nth_unstable_by(limit, by_score);
-                hits.truncate(limit);
-            }
-            // How often each term occurs in each winner; none at all when a
-            // posting of it predates the counts (the guest then analyses it).
-            hits.into_iter()
-                .map(|(rid, score)| {
-                    let counts: Option<Vec<u32>> = lists
-                        .iter()
-                        .map(|l| match l.count(rid) {
-                            Some(0) => None,
-                            n => Some(n.unwrap_or(0)),
-                        })
-                        .collect();
-                    (rid, score, counts.unwrap_or_default())
-                })
-                .collect::<Vec<_>>()
+            postings_cache::best_hits(terms, lists, documents, filter.valid_at, limit)
         })?;
         let mut out: Vec<(f64, Stored)> = Vec::with_capacity(hits.len());
         for (rid, score, frequencies) in hits {
@@ -568,60 +544,6 @@ impl SqliteStore {
         });
         self.reads += out.len() as u64;
         Ok(out.into_iter().map(|(_, s)| s).collect())
-    }
-}
-
-/// The summed weight of the matched terms per record: `(rid, score)` for
-/// every record carrying at least one term. Posting lists are sorted by
-/// record id, so when the ids they span are not much more than the postings
-/// themselves the sums go into an array indexed by id (no hashing: on a
-/// 100k-memory scope a query's common terms touch tens of thousands of
-/// postings); otherwise into a hash map.
-fn sum_weights(
-    terms: &[WeightedTerm],
-    lists: &[&TermPostings],
-    documents: &Documents,
-    at: Option<Datetime>,
-) -> Vec<(i64, f64)> {
-    let touched: usize = lists.iter().map(|l| l.list.len()).sum();
-    let lo = lists
-        .iter()
-        .filter_map(|l| l.list.first())
-        .map(|p| p.rid)
-        .min();
-    let hi = lists
-        .iter()
-        .filter_map(|l| l.list.last())
-        .map(|p| p.rid)
-        .max();
-    let (Some(lo), Some(hi)) = (lo, hi) else {
-        return Vec::new();
-    };
-    let span = usize::try_from(hi - lo)
-        .unwrap_or(usize::MAX)
-        .saturating_add(1);
-    if span <= touched.saturating_mul(8).saturating_add(4096) {
-        // NaN marks "no term matched" (weights may be 0).
-        let mut sums = vec![f64::NAN; span];
-        for (t, list) in terms.iter().zip(lists) {
-            for p in list.in_force(documents, at) {
-                let s = &mut sums[(p.rid - lo) as usize];
-                *s = if s.is_nan() { t.weight } else { *s + t.weight };
-            }
-        }
-        sums.iter()
-            .enumerate()
-            .filter(|(_, s)| !s.is_nan())
-            .map(|(i, s)| (lo + i as i64, *s))
-            .collect()
-    } else {
-        let mut sums: std::collections::HashMap<i64, f64> = std::collections::HashMap::new();
-        for (t, list) in terms.iter().zip(lists) {
-            for p in list.in_force(documents, at) {
-                *sums.entry(p.rid).or_insert(0.0) += t.weight;
-            }
-        }
-        sums.into_iter().collect()
     }
 }
 

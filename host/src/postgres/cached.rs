@@ -13,8 +13,8 @@ use std::collections::HashMap;
 
 use super::sql::{filter_clause, Args};
 use super::{db_err, row_to_stored, PgStore};
-use crate::bindings::{Datetime, Filter, StoreError, Stored, TermStats, WeightedTerm};
-use crate::postings_cache::{key_of, Bounded, Documents, Posting, TermPostings};
+use crate::bindings::{Filter, StoreError, Stored, TermStats, WeightedTerm};
+use crate::postings_cache::{best_hits, key_of, Bounded, Documents, Posting, TermPostings};
 
 impl PgStore {
     /// How many commits have written `tenant` (0 if none).
@@ -171,29 +171,7 @@ impl PgStore {
     ) -> Result<Vec<Stored>, StoreError> {
         let asked: Vec<&str> = terms.iter().map(|t| t.term.as_str()).collect();
         let hits = self.with_postings(filter, &asked, |documents, lists| {
-            let mut hits = sum_weights(terms, lists, documents, filter.valid_at);
-            let by_score = |a: &(i64, f64), b: &(i64, f64)| {
-                b.1.partial_cmp(&a.1)
-                    .unwrap_or(std::cmp::Ordering::Equal)
-                    .then(a.0.cmp(&b.0))
-            };
-            let limit = limit as usize;
-            if hits.len() > limit {
-                hits.select_nth_unstable_by(limit, by_score);
-                hits.truncate(limit);
-            }
-            hits.into_iter()
-                .map(|(rid, score)| {
-                    let counts: Option<Vec<u32>> = lists
-                        .iter()
-                        .map(|l| match l.count(rid) {
-                            Some(0) => None,
-                            n => Some(n.unwrap_or(0)),
-                        })
-                        .collect();
-                    (rid, score, counts.unwrap_or_default())
-                })
-                .collect::<Vec<_>>()
+            best_hits(terms, lists, documents, filter.valid_at, limit)
         })?;
         let wanted: Vec<i64> = hits
             .iter()
@@ -235,23 +213,4 @@ impl PgStore {
         self.reads += out.len() as u64;
         Ok(out.into_iter().map(|(_, s)| s).collect())
     }
-}
-
-/// The summed weight of the matched terms per record, `(rid, score)`,
-/// summed in the order the terms were asked. The same arithmetic as the
-/// SQLite store's (`sqlite::sum_weights`, private there and left alone while
-/// it is being tuned), so equal scores tie identically on both stores.
-fn sum_weights(
-    terms: &[WeightedTerm],
-    lists: &[&TermPostings],
-    documents: &Documents,
-    at: Option<Datetime>,
-) -> Vec<(i64, f64)> {
-    let mut sums: HashMap<i64, f64> = HashMap::new();
-    for (t, list) in terms.iter().zip(lists) {
-        for p in list.in_force(documents, at) {
-            *sums.entry(p.rid).or_insert(0.0) += t.weight;
-        }
-    }
-    sums.into_iter().collect()
 }

@@ -67,6 +67,40 @@ fn one_each<R>(out: Vec<R>, inputs: usize) -> Result<Vec<R>, ApiError> {
     Ok(out)
 }
 
+/// A request's items converted to the policy's types, each with its label
+/// ("item 3", "line 3"), every scope already checked against the key.
+struct Checked<T> {
+    items: Vec<T>,
+    labels: Vec<String>,
+    ndjson: bool,
+}
+
+/// Reads a batch body and converts each item with `convert`, which returns
+/// the item and the scope it acts in; any scope outside the key's principal
+/// refuses the whole request before anything runs.
+async fn checked_batch<T>(
+    st: &ServeState,
+    authed: &Authed,
+    headers: &HeaderMap,
+    body: Body,
+    convert: impl Fn(Value, &str) -> Result<(T, w::Scope), ApiError>,
+) -> Result<Checked<T>, ApiError> {
+    let text = read_body(body, headers, st.limits()).await?;
+    let batch = parse_batch(&text, headers, st.limits())?;
+    let mut checked = Checked {
+        items: Vec::new(),
+        labels: Vec::new(),
+        ndjson: batch.ndjson,
+    };
+    for item in batch.items {
+        let (value, scope) = convert(item.value, &item.label)?;
+        authed.check(&scope, &item.label)?;
+        checked.labels.push(item.label);
+        checked.items.push(value);
+    }
+    Ok(checked)
+}
+
 async fn classify(
     State(st): State<ServeState>,
     authed: Authed,
@@ -93,18 +127,18 @@ async fn decide(
     body: Body,
     store: bool,
 ) -> Result<Response, ApiError> {
-    let text = read_body(body, &headers, st.limits()).await?;
-    let batch = parse_batch(&text, &headers, st.limits())?;
-    let mut labels = Vec::new();
-    let mut candidates: Vec<w::Candidate> = Vec::new();
-    for item in batch.items {
-        let c: wire::CandidateIn = parse_value(item.value, &item.label)?;
-        authed.check(&c.scope.clone().into(), &item.label)?;
-        labels.push(item.label);
-        candidates.push(c.into());
-    }
+    let Checked {
+        items: candidates,
+        labels,
+        ndjson,
+    } = checked_batch(&st, &authed, &headers, body, |v, label| {
+        let c: wire::CandidateIn = parse_value(v, label)?;
+        let scope = c.scope.clone().into();
+        Ok((w::Candidate::from(c), scope))
+    })
+    .await?;
     if candidates.is_empty() {
-        return Ok(respond(Vec::new(), batch.ndjson));
+        return Ok(respond(Vec::new(), ndjson));
     }
     let p = authed.principal.clone();
     let n = candidates.len();
@@ -118,7 +152,7 @@ async fn decide(
     let decisions = one_each(decisions, n)?;
     Ok(respond(
         decisions.iter().map(wire::decision_json).collect(),
-        batch.ndjson,
+        ndjson,
     ))
 }
 
@@ -128,27 +162,25 @@ async fn import(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let text = read_body(body, &headers, st.limits()).await?;
-    let batch = parse_batch(&text, &headers, st.limits())?;
-    let mut labels = Vec::new();
-    let mut records: Vec<w::ImportRecord> = Vec::new();
-    for item in batch.items {
+    let Checked {
+        items: records,
+        labels,
+        ndjson,
+    } = checked_batch(&st, &authed, &headers, body, |v, label| {
         // Two passes over one object, as the CLI does, so errors keep their field path.
-        let head: wire::ImportHead = parse_value(item.value.clone(), &item.label)?;
-        let candidate: wire::CandidateIn = parse_value(item.value, &item.label)?;
-        authed.check(&candidate.scope.clone().into(), &item.label)?;
-        labels.push(item.label);
-        records.push(
-            wire::ImportIn {
-                external_id: head.external_id,
-                kind: head.kind,
-                candidate,
-            }
-            .into(),
-        );
-    }
+        let head: wire::ImportHead = parse_value(v.clone(), label)?;
+        let candidate: wire::CandidateIn = parse_value(v, label)?;
+        let scope = candidate.scope.clone().into();
+        let record = wire::ImportIn {
+            external_id: head.external_id,
+            kind: head.kind,
+            candidate,
+        };
+        Ok((w::ImportRecord::from(record), scope))
+    })
+    .await?;
     if records.is_empty() {
-        return Ok(respond(Vec::new(), batch.ndjson));
+        return Ok(respond(Vec::new(), ndjson));
     }
     let p = authed.principal.clone();
     let n = records.len();
@@ -161,7 +193,7 @@ async fn import(
             .iter()
             .map(|r| json!({"id": r.memory_id, "external_id": r.external_id}))
             .collect(),
-        batch.ndjson,
+        ndjson,
     ))
 }
 
@@ -171,18 +203,18 @@ async fn recall(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let text = read_body(body, &headers, st.limits()).await?;
-    let batch = parse_batch(&text, &headers, st.limits())?;
-    let mut labels = Vec::new();
-    let mut queries: Vec<w::Query> = Vec::new();
-    for item in batch.items {
-        let q: wire::QueryIn = parse_value(item.value, &item.label)?;
-        authed.check(&q.scope.clone().into(), &item.label)?;
-        labels.push(item.label);
-        queries.push(q.into());
-    }
+    let Checked {
+        items: queries,
+        labels,
+        ndjson,
+    } = checked_batch(&st, &authed, &headers, body, |v, label| {
+        let q: wire::QueryIn = parse_value(v, label)?;
+        let scope = q.scope.clone().into();
+        Ok((w::Query::from(q), scope))
+    })
+    .await?;
     if queries.is_empty() {
-        return Ok(respond(Vec::new(), batch.ndjson));
+        return Ok(respond(Vec::new(), ndjson));
     }
     let p = authed.principal.clone();
     let n = queries.len();
@@ -192,7 +224,7 @@ async fn recall(
     let results = one_each(results, n)?;
     Ok(respond(
         results.iter().map(wire::recall_json).collect(),
-        batch.ndjson,
+        ndjson,
     ))
 }
 
