@@ -276,6 +276,97 @@ impl PostingsCache {
     }
 }
 
+/// The `limit` best records for weighted terms over their posting lists
+/// (score, then row id), each with how often every asked term occurs in it;
+/// no counts at all when a posting of it predates the counts (the guest
+/// then analyses its text). Shared by every store that keeps postings in
+/// this cache, so equal scores tie identically on all of them.
+pub fn best_hits(
+    terms: &[WeightedTerm],
+    lists: &[&TermPostings],
+    documents: &Documents,
+    at: Option<Datetime>,
+    limit: u32,
+) -> Vec<(i64, f64, Vec<u32>)> {
+    let mut hits = sum_weights(terms, lists, documents, at);
+    let by_score = |a: &(i64, f64), b: &(i64, f64)| {
+        b.1.partial_cmp(&a.1)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.0.cmp(&b.0))
+    };
+    let limit = limit as usize;
+    if hits.len() > limit {
+        hits.select_nth_unstable_by(limit, by_score);
+        hits.truncate(limit);
+    }
+    hits.into_iter()
+        .map(|(rid, score)| {
+            let counts: Option<Vec<u32>> = lists
+                .iter()
+                .map(|l| match l.count(rid) {
+                    Some(0) => None,
+                    n => Some(n.unwrap_or(0)),
+                })
+                .collect();
+            (rid, score, counts.unwrap_or_default())
+        })
+        .collect()
+}
+
+/// The summed weight of the matched terms per record: `(rid, score)` for
+/// every record carrying at least one term. Posting lists are sorted by
+/// record id, so when the ids they span are not much more than the postings
+/// themselves the sums go into an array indexed by id (no hashing: on a
+/// 100k-memory scope a query's common terms touch tens of thousands of
+/// postings); otherwise into a hash map.
+fn sum_weights(
+    terms: &[WeightedTerm],
+    lists: &[&TermPostings],
+    documents: &Documents,
+    at: Option<Datetime>,
+) -> Vec<(i64, f64)> {
+    let touched: usize = lists.iter().map(|l| l.list.len()).sum();
+    let lo = lists
+        .iter()
+        .filter_map(|l| l.list.first())
+        .map(|p| p.rid)
+        .min();
+    let hi = lists
+        .iter()
+        .filter_map(|l| l.list.last())
+        .map(|p| p.rid)
+        .max();
+    let (Some(lo), Some(hi)) = (lo, hi) else {
+        return Vec::new();
+    };
+    let span = usize::try_from(hi - lo)
+        .unwrap_or(usize::MAX)
+        .saturating_add(1);
+    if span <= touched.saturating_mul(8).saturating_add(4096) {
+        // NaN marks "no term matched" (weights may be 0).
+        let mut sums = vec![f64::NAN; span];
+        for (t, list) in terms.iter().zip(lists) {
+            for p in list.in_force(documents, at) {
+                let s = &mut sums[(p.rid - lo) as usize];
+                *s = if s.is_nan() { t.weight } else { *s + t.weight };
+            }
+        }
+        sums.iter()
+            .enumerate()
+            .filter(|(_, s)| !s.is_nan())
+            .map(|(i, s)| (lo + i as i64, *s))
+            .collect()
+    } else {
+        let mut sums: std::collections::HashMap<i64, f64> = std::collections::HashMap::new();
+        for (t, list) in terms.iter().zip(lists) {
+            for p in list.in_force(documents, at) {
+                *sums.entry(p.rid).or_insert(0.0) += t.weight;
+            }
+        }
+        sums.into_iter().collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,96 +485,5 @@ mod tests {
         assert!(c.insert_postings(&k, "b", postings(&[1, 2])).is_none());
         assert_eq!(frequency(&c, &k, "b", None), Some(2));
         assert_eq!(c.kept, 2);
-    }
-}
-
-/// The `limit` best records for weighted terms over their posting lists
-/// (score, then row id), each with how often every asked term occurs in it;
-/// no counts at all when a posting of it predates the counts (the guest
-/// then analyses its text). Shared by every store that keeps postings in
-/// this cache, so equal scores tie identically on all of them.
-pub fn best_hits(
-    terms: &[WeightedTerm],
-    lists: &[&TermPostings],
-    documents: &Documents,
-    at: Option<Datetime>,
-    limit: u32,
-) -> Vec<(i64, f64, Vec<u32>)> {
-    let mut hits = sum_weights(terms, lists, documents, at);
-    let by_score = |a: &(i64, f64), b: &(i64, f64)| {
-        b.1.partial_cmp(&a.1)
-            .unwrap_or(std::cmp::Ordering::Equal)
-            .then(a.0.cmp(&b.0))
-    };
-    let limit = limit as usize;
-    if hits.len() > limit {
-        hits.select_nth_unstable_by(limit, by_score);
-        hits.truncate(limit);
-    }
-    hits.into_iter()
-        .map(|(rid, score)| {
-            let counts: Option<Vec<u32>> = lists
-                .iter()
-                .map(|l| match l.count(rid) {
-                    Some(0) => None,
-                    n => Some(n.unwrap_or(0)),
-                })
-                .collect();
-            (rid, score, counts.unwrap_or_default())
-        })
-        .collect()
-}
-
-/// The summed weight of the matched terms per record: `(rid, score)` for
-/// every record carrying at least one term. Posting lists are sorted by
-/// record id, so when the ids they span are not much more than the postings
-/// themselves the sums go into an array indexed by id (no hashing: on a
-/// 100k-memory scope a query's common terms touch tens of thousands of
-/// postings); otherwise into a hash map.
-fn sum_weights(
-    terms: &[WeightedTerm],
-    lists: &[&TermPostings],
-    documents: &Documents,
-    at: Option<Datetime>,
-) -> Vec<(i64, f64)> {
-    let touched: usize = lists.iter().map(|l| l.list.len()).sum();
-    let lo = lists
-        .iter()
-        .filter_map(|l| l.list.first())
-        .map(|p| p.rid)
-        .min();
-    let hi = lists
-        .iter()
-        .filter_map(|l| l.list.last())
-        .map(|p| p.rid)
-        .max();
-    let (Some(lo), Some(hi)) = (lo, hi) else {
-        return Vec::new();
-    };
-    let span = usize::try_from(hi - lo)
-        .unwrap_or(usize::MAX)
-        .saturating_add(1);
-    if span <= touched.saturating_mul(8).saturating_add(4096) {
-        // NaN marks "no term matched" (weights may be 0).
-        let mut sums = vec![f64::NAN; span];
-        for (t, list) in terms.iter().zip(lists) {
-            for p in list.in_force(documents, at) {
-                let s = &mut sums[(p.rid - lo) as usize];
-                *s = if s.is_nan() { t.weight } else { *s + t.weight };
-            }
-        }
-        sums.iter()
-            .enumerate()
-            .filter(|(_, s)| !s.is_nan())
-            .map(|(i, s)| (lo + i as i64, *s))
-            .collect()
-    } else {
-        let mut sums: std::collections::HashMap<i64, f64> = std::collections::HashMap::new();
-        for (t, list) in terms.iter().zip(lists) {
-            for p in list.in_force(documents, at) {
-                *sums.entry(p.rid).or_insert(0.0) += t.weight;
-            }
-        }
-        sums.into_iter().collect()
     }
 }
