@@ -227,6 +227,32 @@ impl PostingsCache {
             .map(|e| &e.documents)
     }
 
+    /// Run `f` over `key`'s documents and the postings of each of `terms`,
+    /// in order: from `uncached` (just read, too big to keep) or else from
+    /// this cache; a term in neither has no postings. The last step of
+    /// every store's `with_postings`.
+    pub fn with_lists<R>(
+        &self,
+        key: &Filter,
+        terms: &[&str],
+        uncached: &HashMap<String, TermPostings>,
+        f: impl FnOnce(&Documents, &[&TermPostings]) -> R,
+    ) -> R {
+        let empty = TermPostings::default();
+        let no_documents = Documents::default();
+        let documents = self.documents_of(key).unwrap_or(&no_documents);
+        let lists: Vec<&TermPostings> = terms
+            .iter()
+            .map(|t| {
+                uncached
+                    .get(*t)
+                    .or_else(|| self.postings(key, t).map(|(_, p)| p))
+                    .unwrap_or(&empty)
+            })
+            .collect();
+        f(documents, &lists)
+    }
+
     /// Keep the postings of `term` in `key`'s entry (which must exist),
     /// sorted by record id and marked bounded where their record is. Returns
     /// them instead when they cannot be kept (the cache is full, or no

@@ -412,19 +412,7 @@ impl SqliteStore {
     ) -> Result<R, StoreError> {
         let key = self.cache_documents(filter)?;
         let uncached = self.load_postings(&key, terms)?;
-        let empty = TermPostings::default();
-        let no_documents = Documents::default();
-        let documents = self.cache.documents_of(&key).unwrap_or(&no_documents);
-        let lists: Vec<&TermPostings> = terms
-            .iter()
-            .map(|t| {
-                uncached
-                    .get(*t)
-                    .or_else(|| self.cache.postings(&key, t).map(|(_, p)| p))
-                    .unwrap_or(&empty)
-            })
-            .collect();
-        Ok(f(documents, &lists))
+        Ok(self.cache.with_lists(&key, terms, &uncached, f))
     }
 
     /// Make sure the postings of `terms` under `key` (a cache key: validity
