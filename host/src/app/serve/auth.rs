@@ -68,12 +68,12 @@ impl FromRequestParts<ServeState> for Authed {
             .ok_or_else(|| {
                 ApiError::unauthorized("the Authorization header must be `Bearer KEY`")
             })?;
+        let hash = key_hash(key);
         let principal = state
             .keys()
-            .principal(key)
+            .principal_by_hash(&hash)
             .cloned()
             .ok_or_else(|| ApiError::unauthorized("unknown API key"))?;
-        let hash = key_hash(key);
         state.limits().admit(&hash)?;
         Ok(Authed {
             principal,

@@ -157,9 +157,10 @@ impl KeyRing {
         Ok(KeyRing { by_hash })
     }
 
-    /// The principal of a presented key, if it is one of ours.
-    pub fn principal(&self, key: &str) -> Option<&w::Principal> {
-        self.by_hash.get(&key_hash(key))
+    /// The principal of a presented key, by the key's [`key_hash`], if it
+    /// is one of ours (the caller keeps the hash for the rate limiter).
+    pub fn principal_by_hash(&self, hash: &str) -> Option<&w::Principal> {
+        self.by_hash.get(hash)
     }
 
     pub fn len(&self) -> usize {
