@@ -358,6 +358,23 @@ sec('sec-generic', [
 ])
 CASES[-1]['needle'] = CASES[-1]['text'].rsplit(' ', 1)[1]
 
+h = [rnd(HEX, 32) for _ in range(6)] + [rnd(LOW, 24) for _ in range(4)]
+sec('sec-hex-position', [
+    (f'<add key="ReportingApiKey" value="{h[0]}" />', h[0]),
+    (f'<apiToken>{h[1]}</apiToken>', h[1]),
+    (f'app.properties:\nmail.smtp.password.value={h[2]}', h[2]),
+    (f'{{"name": "MAPS_API_KEY", "value": "{h[3]}"}}', h[3]),
+    (f'<setting name="ServiceToken"><value>{h[6]}</value></setting>', h[6]),
+    (f'<secret>{h[7]}</secret>', h[7]),
+])
+sw = ['hunter2x', 'Summer2025', 'letmein42', 'qwerty-99']
+sec('sec-short-b64', [
+    (f'apiVersion: v1\nkind: Secret\nmetadata:\n  name: mysql\ndata:\n  MYSQL_ROOT_PASSWORD: {b64(sw[0])}', b64(sw[0])),
+    (f'kind: Secret\ndata:\n  admin-pass: {b64(sw[1])}\n  admin-user: {b64("admin")}', b64(sw[1])),
+    (f'<password>{sw[2]}</password>', sw[2]),
+    (f'<add key="SmtpPassword" value="{sw[3]}"/>', sw[3]),
+])
+
 # --- Benign look-alikes for secrets.
 def ben(group, items, source_cycle=('user', 'tool', 'document', 'agent')):
     for k, text in enumerate(items):
