@@ -206,6 +206,32 @@ pub fn detect(
     if let Some(ask) = carried_request_to_keep(folded, carrier, wp) {
         return Some(ask);
     }
+    // Orders about the assistant's output and requests to include harmful
+    // code, judged by sentence structure and by what the code does.
+    let spans = match carrier {
+        Carrier::Source => vec![(0, folded.len())],
+        Carrier::Quoted(spans) => spans.clone(),
+    };
+    if let Some((family, hits)) = super::directive::order(folded, &spans) {
+        return Some(Injection { family, hits });
+    }
+    for &(a, b) in &spans {
+        let Some(hits) = folded.get(a..b).and_then(super::harmful_code::request) else {
+            continue;
+        };
+        let hits = hits
+            .into_iter()
+            .map(|h| Hit {
+                start: h.start + a,
+                end: h.end + a,
+                ..h
+            })
+            .collect();
+        return Some(Injection {
+            family: "request to include code that sends host data out or destroys",
+            hits,
+        });
+    }
     // A standing order to the agent ("the support bot should always …").
     match carrier {
         Carrier::Source => standing_order(whole.clone()),

@@ -111,6 +111,19 @@ pub fn key_strength(key: &str) -> Option<KeyStrength> {
 
 /// Every key naming a secret with the value after it, in one pass.
 pub fn pairs(text: &str) -> Vec<Pair> {
+    pairs_where(text, key_strength)
+}
+
+/// Every `value` key with the value after it (its meaning is in a sibling
+/// key, see `position`).
+pub fn value_pairs(text: &str) -> Vec<Pair> {
+    pairs_where(text, |k| {
+        k.eq_ignore_ascii_case("value").then_some(KeyStrength::Weak)
+    })
+}
+
+/// Every key `strength_of` accepts with the value after it, in one pass.
+fn pairs_where(text: &str, strength_of: fn(&str) -> Option<KeyStrength>) -> Vec<Pair> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < text.len() {
@@ -126,7 +139,7 @@ pub fn pairs(text: &str) -> Vec<Pair> {
         // The syntax first (cheap, and most words have no value after
         // them), then the key's words.
         if let Some((start, end, quoted)) = value_after_key(text, i, key_end, cli) {
-            if let Some(strength) = key_strength(key) {
+            if let Some(strength) = strength_of(key) {
                 out.push(Pair {
                     key: key.to_string(),
                     value: text[start..end].to_string(),
@@ -228,6 +241,18 @@ pub fn is_secret_value(p: &Pair, wp: &WritePolicy) -> bool {
     let identifier = v.bytes().all(|c| c.is_ascii_alphabetic() || c == b'_')
         && (v.contains('_') || v.bytes().skip(1).any(|c| c.is_ascii_uppercase()));
     if identifier && !p.quoted {
+        return false;
+    }
+    // A value that is itself a secret's name ("ACCESS_TOKEN", "CLIENT_SECRET",
+    // the key repeated) names where the secret goes, quoted or not.
+    let normal = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let shouted = v.bytes().all(|c| c.is_ascii_uppercase() || c == b'_');
+    if normal(v) == normal(&p.key) || (shouted && key_strength(v).is_some()) {
         return false;
     }
     let words = v.split_whitespace().count();

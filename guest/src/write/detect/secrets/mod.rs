@@ -18,6 +18,7 @@ mod checksums;
 mod keyvalue;
 mod personal;
 mod placeholder;
+mod position;
 
 pub use personal::find_personal_with;
 pub use placeholder::placeholder_credential;
@@ -160,6 +161,7 @@ fn secrets_in(text: &str, folded: &str, wp: &WritePolicy) -> Vec<Finding> {
     url_credentials(text, &mut out);
     webhook_urls(text, &mut out);
     keyvalue::key_values(text, wp, &mut out);
+    position::credentials(text, wp, &mut out);
     environment_dumps(text, wp, &mut out);
     keyword_values(text, folded, wp, &mut out);
     credential_pairs(text, folded, wp, &mut out);
@@ -345,6 +347,20 @@ fn private_keys(text: &str, out: &mut Vec<Finding>) {
         };
         let header = rest.get(..10 + header_end).unwrap_or("");
         if !header.contains("PRIVATE KEY") {
+            continue;
+        }
+        // A template with no key in it ("-----BEGIN … -----END", a "..."
+        // or "<paste your key here>" body) holds nothing secret.
+        let body_start = 10 + header_end + 5;
+        let body = rest
+            .get(body_start..)
+            .map(|r| r.split("-----END").next().unwrap_or(r))
+            .unwrap_or("");
+        let key_chars = body
+            .bytes()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/'))
+            .count();
+        if key_chars < 4 || placeholder(body.trim()) {
             continue;
         }
         let end = match rest.find("-----END") {
