@@ -228,6 +228,19 @@ fn value_after_key(text: &str, ks: usize, ke: usize, cli: bool) -> Option<(usize
     }
 }
 
+/// A value that is itself a secret's name ("ACCESS_TOKEN", "CLIENT_SECRET",
+/// the key repeated) names where the secret goes, quoted or not.
+pub fn names_a_secret(key: &str, v: &str) -> bool {
+    let normal = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let shouted = !v.is_empty() && v.bytes().all(|c| c.is_ascii_uppercase() || c == b'_');
+    (!key.is_empty() && normal(v) == normal(key)) || (shouted && key_strength(v).is_some())
+}
+
 /// Is a pair's value a secret? Placeholders, references and code are not;
 /// a strong key takes any credential-like value (a quoted passphrase of a
 /// few words too); a weak key only a random-looking one.
@@ -243,16 +256,7 @@ pub fn is_secret_value(p: &Pair, wp: &WritePolicy) -> bool {
     if identifier && !p.quoted {
         return false;
     }
-    // A value that is itself a secret's name ("ACCESS_TOKEN", "CLIENT_SECRET",
-    // the key repeated) names where the secret goes, quoted or not.
-    let normal = |s: &str| -> String {
-        s.chars()
-            .filter(|c| c.is_ascii_alphanumeric())
-            .map(|c| c.to_ascii_lowercase())
-            .collect()
-    };
-    let shouted = v.bytes().all(|c| c.is_ascii_uppercase() || c == b'_');
-    if normal(v) == normal(&p.key) || (shouted && key_strength(v).is_some()) {
+    if names_a_secret(&p.key, v) {
         return false;
     }
     let words = v.split_whitespace().count();

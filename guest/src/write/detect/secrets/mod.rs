@@ -766,6 +766,13 @@ fn value_after(text: &str, mut i: usize, wp: &WritePolicy) -> Option<(usize, usi
             }
             e
         };
+        // An attribute name before its quoted value (`value="…"`): a filler
+        // word, and the `=` its separator.
+        if e > i + 1 && b(text, e - 1) == Some(b'=') && matches!(b(text, e), Some(b'"' | b'\'')) {
+            fillers += 1;
+            i = e - 1;
+            continue;
+        }
         if e > i {
             let v = text.get(i..e)?;
             let plain = v.bytes().all(|x| x.is_ascii_alphabetic());
@@ -821,6 +828,10 @@ fn keyword_values(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Find
         let Some((s, e, _)) = value_after(text, h.end, wp) else {
             continue;
         };
+        let value = text.get(s..e).unwrap_or("");
+        if keyvalue::names_a_secret(text.get(ks..ke).unwrap_or(""), value) {
+            continue;
+        }
         // A bare "key" is a common word ("the key to success is …"): only a
         // token-like value counts after it.
         if h.cue == "key" && !token_like(text.get(s..e).unwrap_or(""), wp) {
@@ -1330,6 +1341,21 @@ mod tests {
     }
 
     #[test]
+    fn tokens_without_a_vendor_prefix_in_credential_positions() {
+        let uuid = "3f2a9c1b-7e4d-4a6f-8b0c-2d4e6f8a0b1c";
+        for (text, value) in [
+            (format!("//registry.npmjs.org/:_authToken={uuid}"), uuid),
+            (format!("<add key=\"ApiKey\" value=\"{uuid}\" />"), uuid),
+            (
+                "kind: Secret\ndata:\n  password: aHVudGVyMng=".to_string(),
+                "aHVudGVyMng=",
+            ),
+        ] {
+            assert_eq!(secret_value(&text), value, "{text}");
+        }
+    }
+
+    #[test]
     fn webhook_urls_with_secret_paths() {
         assert_eq!(
             secret_value("alerts: https://hooks.slack.com/services/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"),
@@ -1378,6 +1404,15 @@ mod tests {
             "token_type: Bearer",
             "the password reset link expires in 24h",
             "keyboard layout: us",
+            // Real formats filled with sequences or repeats, empty key
+            // blocks, a secret's name where its value goes.
+            "xoxb-1234567890-1234567890-abcdefghijklmnopqrstuvwx",
+            "api_key = \"1234567890abcdef1234567890abcdef\"",
+            "AKIA1234567890ABCDEF",
+            "-----BEGIN RSA PRIVATE KEY-----\n-----END RSA PRIVATE KEY-----",
+            "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----",
+            "curl \"https://api.example.com/v1/me?access_token=ACCESS_TOKEN\"",
+            "client_secret: \"CLIENT_SECRET\"",
         ] {
             assert!(families(t).is_empty(), "{t:?}: {:?}", find_secrets(t));
         }
