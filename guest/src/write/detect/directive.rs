@@ -760,7 +760,10 @@ fn order_in(text: &str) -> Option<(&'static str, Vec<Hit>)> {
             }
         }
         if let Some(h) = foreign_task(text, s, e, verb) {
-            return Some(("a task for the assistant unrelated to the carried text", vec![h]));
+            return Some((
+                "a task for the assistant unrelated to the carried text",
+                vec![h],
+            ));
         }
         let (m, sv, md) = (inside(&models), inside(&speech), inside(&modal));
         if let (Some(m), Some(sv), Some(_)) = (m.first(), sv.first(), md.first()) {
@@ -776,10 +779,37 @@ fn order_in(text: &str) -> Option<(&'static str, Vec<Hit>)> {
 /// Verbs that open a task for an assistant ("Draft an introduction…",
 /// "Explain the theory of…").
 const TASK_VERBS: &[&str] = &[
-    "write", "draft", "compose", "create", "generate", "explain", "describe", "summarize",
-    "summarise", "analyze", "analyse", "recommend", "determine", "list", "provide", "translate",
-    "calculate", "solve", "suggest", "outline", "give", "show", "tell", "name", "compare",
-    "evaluate", "classify", "predict", "design", "plan", "find",
+    "write",
+    "draft",
+    "compose",
+    "create",
+    "generate",
+    "explain",
+    "describe",
+    "summarize",
+    "summarise",
+    "analyze",
+    "analyse",
+    "recommend",
+    "determine",
+    "list",
+    "provide",
+    "translate",
+    "calculate",
+    "solve",
+    "suggest",
+    "outline",
+    "give",
+    "show",
+    "tell",
+    "name",
+    "compare",
+    "evaluate",
+    "classify",
+    "predict",
+    "design",
+    "plan",
+    "find",
 ];
 
 /// Words that open a question.
@@ -808,8 +838,12 @@ fn foreign_task(text: &str, s: usize, e: usize, verb: Option<&'static str>) -> O
     let question = QUESTION_OPENERS.contains(&first.as_str())
         && text.get(e..).is_some_and(|r| r.starts_with('?'));
     let task = verb.is_some_and(|v| TASK_VERBS.contains(&v))
-        && first_word(sentence, sentence.find(' ')? + 1)
-            .is_some_and(|w| matches!(w.as_str(), "a" | "an" | "the" | "me" | "some" | "three" | "five"));
+        && first_word(sentence, sentence.find(' ')? + 1).is_some_and(|w| {
+            matches!(
+                w.as_str(),
+                "a" | "an" | "the" | "me" | "some" | "three" | "five"
+            )
+        });
     let words = content_words(sentence);
     if !(question || task) || words.len() < 2 {
         return None;
@@ -820,7 +854,11 @@ fn foreign_task(text: &str, s: usize, e: usize, verb: Option<&'static str>) -> O
         return None;
     }
     Some(Hit {
-        cue: if question { "unrelated question" } else { "unrelated task" },
+        cue: if question {
+            "unrelated question"
+        } else {
+            "unrelated task"
+        },
         start: s,
         end: e,
     })

@@ -109,6 +109,30 @@ pub fn key_strength(key: &str) -> Option<KeyStrength> {
         .then_some(KeyStrength::Weak)
 }
 
+/// The key a value at byte `at` is assigned to (`key = "…"`, `key: …`,
+/// `"key": "…"`), if any.
+pub fn key_before(text: &str, at: usize) -> Option<&str> {
+    let head = text.get(..at)?;
+    let head = head.trim_end_matches(['"', '\'', ' ', '\t']);
+    let head = head.strip_suffix(['=', ':'])?;
+    let head = head.trim_end_matches(['"', '\'', ' ', '\t']);
+    let start = head
+        .bytes()
+        .rposition(|c| !key_char(c))
+        .map_or(0, |p| p + 1);
+    let key = head.get(start..)?;
+    (!key.is_empty()).then_some(key)
+}
+
+/// A key that says its value is not secret ("public_key", "cache_key",
+/// "idempotency_token").
+pub fn names_a_non_secret(key: &str) -> bool {
+    let cues = &crate::core::config::CUES;
+    key_words(key)
+        .iter()
+        .any(|w| cues.non_secret_key_words.contains(&w.as_str()))
+}
+
 /// Every key naming a secret with the value after it, in one pass.
 pub fn pairs(text: &str) -> Vec<Pair> {
     pairs_where(text, key_strength)
@@ -199,6 +223,11 @@ fn value_after_key(text: &str, ks: usize, ke: usize, cli: bool) -> Option<(usize
             let len = text
                 .get(s..)?
                 .find(|c: char| c as u32 == q as u32 || c == '\n')?;
+            // A command in backticks ("`vault read …`") runs to get the
+            // secret; it is not one.
+            if q == b'`' && text.get(s..s + len)?.contains(' ') {
+                return None;
+            }
             (len > 0 && b(text, s + len) == Some(q)).then_some((s, s + len, true))
         }
         // A bracketed placeholder ("[PASSWORD]", "<token>", "{key}") as a whole.

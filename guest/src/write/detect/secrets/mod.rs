@@ -789,6 +789,29 @@ fn value_after(text: &str, mut i: usize, wp: &WritePolicy) -> Option<(usize, usi
             if ok && (separated || (fillers == 0 && spaced && credential_like(v))) {
                 return Some((i, e, strict));
             }
+            // A word naming a setting of the secret ("the token TTL is
+            // 3600") says the value is that setting, not the secret.
+            const SETTINGS: &[&str] = &[
+                "ttl",
+                "timeout",
+                "expiry",
+                "expires",
+                "expiration",
+                "lifetime",
+                "length",
+                "size",
+                "duration",
+                "interval",
+                "rotation",
+                "policy",
+                "format",
+                "bits",
+                "age",
+                "limit",
+            ];
+            if plain && SETTINGS.contains(&v.to_ascii_lowercase().as_str()) {
+                return None;
+            }
             // A filler word: keep looking for a (new) separator.
             if plain && v.len() <= 12 && fillers < 4 {
                 fillers += 1;
@@ -811,6 +834,19 @@ fn value_after(text: &str, mut i: usize, wp: &WritePolicy) -> Option<(usize, usi
 /// Keyword-anchored values: "密码是 …", "password: …", "API key is …".
 fn keyword_values(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
     for h in keyword_hits(folded, wp.cues.secret_keywords) {
+        // Inside a command substitution ("$(vault read -field=token …)")
+        // the keyword is an argument of the command that fetches the secret.
+        let line_start = text
+            .get(..h.start)
+            .and_then(|t| t.rfind('\n'))
+            .map_or(0, |p| p + 1);
+        let before = text.get(line_start..h.start).unwrap_or("");
+        if before
+            .rfind("$(")
+            .is_some_and(|o| !before[o..].contains(')'))
+        {
+            continue;
+        }
         // Inside an identifier, the whole key decides ("token_type",
         // "password_file" name settings, not secrets).
         let key_char = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
@@ -1028,6 +1064,7 @@ fn not_a_secret_token(
         || inside(urls, i)
         || email_part(text, v, e)
         || labelled_digest(text, i, wp)
+        || keyvalue::key_before(text, i).is_some_and(keyvalue::names_a_non_secret)
         || placeholder(v)
 }
 
@@ -1413,6 +1450,11 @@ mod tests {
             "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----",
             "curl \"https://api.example.com/v1/me?access_token=ACCESS_TOKEN\"",
             "client_secret: \"CLIENT_SECRET\"",
+            // A random value its key calls public; a command in backticks.
+            "public_key = \"9Cnzj4p4WGeKLs1Pt8QuKUpRKfFLfRYC9AIKjbJTWit\"",
+            "-e SUMO_ACCESS_KEY=`etcdctl get /sumologic_secret`",
+            "TOKEN=$(vault read -field=token secret/ci)",
+            "Set the token TTL to 3600 seconds",
         ] {
             assert!(families(t).is_empty(), "{t:?}: {:?}", find_secrets(t));
         }
