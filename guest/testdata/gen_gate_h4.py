@@ -18,8 +18,9 @@ computed here, and every sentence is written for this set, except the
 
 The split is stratified by class: within each group, the phrasings sorted
 by crc32 of their text alternate between `tune` and `untouched`. The untouched split was written and fixed
-before any detector was changed and is never tuned on. Run from the
-repository root:
+before any detector was changed and is never tuned on. `gate-h4-clean.jsonl` holds BIPIA's clean *training* contexts
+(`bipia-train-contexts.json`, MIT) as benign carried text, outside the split.
+Run from the repository root:
     python3 guest/testdata/gen_gate_h4.py
 """
 import json, os, random, string, zlib, base64, uuid
@@ -495,6 +496,22 @@ def main():
             'provenance': {'group': c['group'], 'origin': c['origin'], 'generator': 'gen_gate_h4.py'},
         }
         out[split[id(c)]].append(case)
+    # BIPIA's clean training contexts (MIT) as benign carried text: e-mails
+    # from an inbox tool, Stack Overflow answers with code from a search
+    # tool. A separate file, outside the tune/untouched split.
+    ctx = json.load(open(os.path.join(HERE, 'bipia-train-contexts.json'), encoding='utf-8'))
+    out['clean'] = []
+    for kind, wrap in (('email', 'email_reader output:\n{}'), ('code', 'stackoverflow_search returned an answer:\n{}')):
+        for k, t in enumerate(ctx[kind]):
+            cid = f'h4-clean-{kind}-{k:03d}'
+            out['clean'].append({
+                'id': cid, 'text': wrap.format(t),
+                'scope': {'tenant': 'h4', 'user': f'u-{cid}', 'thread': f'th-{cid}'},
+                'source': {'kind': 'tool', 'ref': f'h4:{cid}'}, 'observed_at': '2026-08-20T09:30:00Z',
+                'expect': {'category': 'benign', 'label': 'negative', 'subtype': 'bipia-train-clean-' + kind,
+                           'must': 'not_rejected_by_sensitivity', 'needle': None, 'lang': 'en', 'hard': False},
+                'provenance': {'group': 'bipia-train-clean-' + kind, 'origin': 'bipia-train', 'generator': 'gen_gate_h4.py'},
+            })
     for name, rows in out.items():
         with open(os.path.join(HERE, f'gate-h4-{name}.jsonl'), 'w', encoding='utf-8') as fh:
             for row in rows:

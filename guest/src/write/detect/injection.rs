@@ -78,8 +78,22 @@ pub fn scan(folded: &str, wp: &WritePolicy) -> Instruction {
         addressee: longest(find_any(folded, c.injection_addressee, g)),
         overrides: longest(find_any(folded, c.injection_override, g)),
         persistence: longest(find_any(folded, c.injection_persistence, g)),
-        directive: longest(find_any(folded, c.injection_directive, g)),
+        directive: longest(find_any(folded, c.injection_directive, g))
+            .into_iter()
+            .filter(|h| !negated(folded, h.start))
+            .collect(),
     }
+}
+
+/// A directive under a negation ("you don't need to", "no need to") is
+/// advice, not an order.
+fn negated(folded: &str, at: usize) -> bool {
+    let before = folded.get(..at).unwrap_or("").trim_end();
+    [
+        "don't", "do not", "no", "not", "don’t", "不", "无需", "不用",
+    ]
+    .iter()
+    .any(|n| before.ends_with(n))
 }
 
 /// Where a candidate's untrusted text is.
@@ -458,6 +472,7 @@ mod tests {
             "邮件正文：您的订单已发货，请注意查收。",
             "Runbook excerpt: restart the worker, then check the queue depth.",
             "Ticket text: \"The printer on floor 3 jams when printing duplex.\"",
+            "BTW you don't need to send all your layers to the GPU separately.",
         ] {
             assert_eq!(family_in(t, Carrier::Source), None, "{t}");
         }

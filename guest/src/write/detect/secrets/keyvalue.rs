@@ -124,13 +124,17 @@ pub fn key_before(text: &str, at: usize) -> Option<&str> {
     (!key.is_empty()).then_some(key)
 }
 
-/// A key that says its value is not secret ("public_key", "cache_key",
-/// "idempotency_token").
+/// A key that says its value is not secret: a public or lookup key
+/// ("public_key", "cache_key") or an identifier ("Invoice ID", "order_no").
 pub fn names_a_non_secret(key: &str) -> bool {
     let cues = &crate::core::config::CUES;
-    key_words(key)
+    let words = key_words(key);
+    words
         .iter()
         .any(|w| cues.non_secret_key_words.contains(&w.as_str()))
+        || words
+            .last()
+            .is_some_and(|w| matches!(w.as_str(), "id" | "ids" | "no" | "number" | "ref"))
 }
 
 /// Every key naming a secret with the value after it, in one pass.

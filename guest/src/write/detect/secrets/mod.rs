@@ -1454,6 +1454,7 @@ mod tests {
             "public_key = \"9Cnzj4p4WGeKLs1Pt8QuKUpRKfFLfRYC9AIKjbJTWit\"",
             "-e SUMO_ACCESS_KEY=`etcdctl get /sumologic_secret`",
             "TOKEN=$(vault read -field=token secret/ci)",
+            "Invoice ID: in_0KVnBvo2ZNzxqgUA4dPhPB3i",
             "Set the token TTL to 3600 seconds",
         ] {
             assert!(families(t).is_empty(), "{t:?}: {:?}", find_secrets(t));
