@@ -789,8 +789,9 @@ fn value_after(text: &str, mut i: usize, wp: &WritePolicy) -> Option<(usize, usi
             if ok && (separated || (fillers == 0 && spaced && credential_like(v))) {
                 return Some((i, e, strict));
             }
-            // A word naming a setting of the secret ("the token TTL is
-            // 3600") says the value is that setting, not the secret.
+            // A word right after the keyword naming a setting of the
+            // secret ("the token TTL is 3600") says the value is that
+            // setting, not the secret.
             const SETTINGS: &[&str] = &[
                 "ttl",
                 "timeout",
@@ -809,7 +810,7 @@ fn value_after(text: &str, mut i: usize, wp: &WritePolicy) -> Option<(usize, usi
                 "age",
                 "limit",
             ];
-            if plain && SETTINGS.contains(&v.to_ascii_lowercase().as_str()) {
+            if plain && fillers == 0 && SETTINGS.contains(&v.to_ascii_lowercase().as_str()) {
                 return None;
             }
             // A filler word: keep looking for a (new) separator.
@@ -1375,6 +1376,15 @@ mod tests {
         let hex = "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae";
         assert!(families(&format!("sha256 {hex}")).is_empty());
         assert!(!families(&format!("signing_key: {hex}")).is_empty());
+    }
+
+    #[test]
+    fn a_setting_word_only_right_after_the_keyword() {
+        let uuid = "285e9f36-1138-5f71-f0cf-f58ae0df2ece";
+        assert_eq!(
+            secret_value(&format!("New heroku API key after today's rotation: {uuid}")),
+            uuid
+        );
     }
 
     #[test]
