@@ -1382,7 +1382,9 @@ mod tests {
     fn a_setting_word_only_right_after_the_keyword() {
         let uuid = "285e9f36-1138-5f71-f0cf-f58ae0df2ece";
         assert_eq!(
-            secret_value(&format!("New heroku API key after today's rotation: {uuid}")),
+            secret_value(&format!(
+                "New heroku API key after today's rotation: {uuid}"
+            )),
             uuid
         );
     }
