@@ -67,6 +67,9 @@ pub struct Signals {
     pub personal: Vec<Finding>,
     /// Instruction-like content from an untrusted or inferred source: why.
     pub injection: Option<String>,
+    /// Steps from an untrusted source that are not an injection: data for
+    /// review, never instructions (the confidence gate keeps them pending).
+    pub untrusted_steps: Option<String>,
     /// The instruction-like cues, whatever the source.
     pub instruction_like: bool,
     /// A procedure generalised from one observed success: the cue.
@@ -222,11 +225,11 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
 
     if kind == CandidateKind::Procedural && untrusted && signals.injection.is_none() {
         let why = format!(
-            "steps from an untrusted source ({}) are data, not instructions: never procedural memory",
+            "steps from an untrusted source ({}) are data, not instructions: never used as a procedure unless reviewed",
             crate::core::model::source_label(c.source.kind)
         );
         reasons.push(why.clone());
-        signals.injection = Some(why);
+        signals.untrusted_steps = Some(why);
     }
     // "记住我对花粉过敏，出门前提醒我…": a health condition with an ask is
     // a fact about the person that needs consent, not an agent procedure.
