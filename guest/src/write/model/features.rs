@@ -1,0 +1,250 @@
+//! Hashed features of a candidate: the text's n-grams (single Chinese and
+//! Japanese characters and their bigrams; English words and word bigrams,
+//! digits folded to `0`), the source kind, the rule scan's structural
+//! signals and the kind the rules reached, alone and crossed with the
+//! source. Each feature is hashed (FNV-1a) into one of the table's buckets;
+//! a feature fires once however often it occurs.
+
+use crate::core::model::fnv1a;
+
+/// Where a feature comes from, for the reasons line.
+#[derive(Debug, Clone, Copy)]
+enum Origin {
+    /// A CJK unigram or bigram: a byte range of the text.
+    Chars(usize, usize),
+    /// An English word or word bigram: a byte range of the normalised words.
+    Words(usize, usize),
+    Source,
+    Signal(&'static str),
+    Rule,
+    SourceSignal(&'static str),
+    SourceRule,
+}
+
+/// The features of one candidate.
+#[derive(Debug, Clone)]
+pub struct Features {
+    /// Bucket ids, sorted, each once.
+    ids: Vec<u32>,
+    /// For each id, the first feature that landed in it.
+    origins: Vec<Origin>,
+    text: String,
+    words: String,
+    source: &'static str,
+    rule: &'static str,
+}
+
+/// Is this a character of a script written without spaces?
+fn cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xf900..=0xfaff | 0x20000..=0x2ffff)
+}
+
+fn bucket(buckets: u32, ns: &str, text: &str) -> u32 {
+    let mut bytes = Vec::with_capacity(ns.len() + 1 + text.len());
+    bytes.extend_from_slice(ns.as_bytes());
+    bytes.push(0xff);
+    bytes.extend_from_slice(text.as_bytes());
+    let h = fnv1a(&bytes);
+    ((h ^ (h >> 32)) as u32) & (buckets - 1)
+}
+
+impl Features {
+    /// The features of `text` (folded, secrets masked) from `source`, with
+    /// the rule scan's `signals` and the rules' kind, for a table of
+    /// `buckets` (a power of two).
+    pub fn of(
+        buckets: u32,
+        text: &str,
+        source: &'static str,
+        rule: &'static str,
+        signals: &[&'static str],
+    ) -> Features {
+        let mut raw: Vec<(u32, Origin)> = Vec::new();
+        let mut push = |ns: &str, s: &str, o: Origin| raw.push((bucket(buckets, ns, s), o));
+
+        // Characters: unigrams and bigrams inside each CJK run.
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        for (n, &(i, c)) in chars.iter().enumerate() {
+            if !cjk(c) {
+                continue;
+            }
+            let end = i + c.len_utf8();
+            push("c", &text[i..end], Origin::Chars(i, end));
+            if let Some(&(j, d)) = chars.get(n + 1) {
+                if cjk(d) {
+                    let e = j + d.len_utf8();
+                    push("c", &text[i..e], Origin::Chars(i, e));
+                }
+            }
+        }
+        // Words: runs of ASCII letters, digits and ' - _, digits folded;
+        // bigrams do not cross punctuation.
+        let mut words = String::new();
+        let mut spans: Vec<(usize, usize, bool)> = Vec::new(); // start, end, follows punctuation
+        let mut cur: Option<usize> = None;
+        let mut broke = true;
+        for c in text.chars().chain(std::iter::once(' ')) {
+            let w = c.is_ascii_alphanumeric() || matches!(c, '\'' | '_' | '-');
+            if w {
+                if cur.is_none() {
+                    if !words.is_empty() {
+                        words.push(' ');
+                    }
+                    cur = Some(words.len());
+                }
+                let d = if c.is_ascii_digit() { '0' } else { c };
+                if !(d == '0' && words.ends_with('0') && cur != Some(words.len())) {
+                    words.push(d);
+                }
+            } else {
+                if let Some(s) = cur.take() {
+                    spans.push((s, words.len(), broke));
+                    broke = false;
+                }
+                if !c.is_whitespace() {
+                    broke = true;
+                }
+            }
+        }
+        for (n, &(s, e, _)) in spans.iter().enumerate() {
+            push("w", &words[s..e], Origin::Words(s, e));
+            if let Some(&(s2, e2, after_punct)) = spans.get(n + 1) {
+                if !after_punct {
+                    let _ = s2;
+                    push("w", &words[s..e2], Origin::Words(s, e2));
+                }
+            }
+        }
+        // Marks that carry mood.
+        for (m, name) in [
+            ('?', "mark ?"),
+            ('？', "mark ?"),
+            ('!', "mark !"),
+            ('！', "mark !"),
+        ] {
+            if text.contains(m) {
+                push("s", name, Origin::Signal(name));
+            }
+        }
+        push("src", source, Origin::Source);
+        push("r", rule, Origin::Rule);
+        push("sr", &format!("{source}|{rule}"), Origin::SourceRule);
+        for &sig in signals {
+            push("s", sig, Origin::Signal(sig));
+            push("ss", &format!("{source}|{sig}"), Origin::SourceSignal(sig));
+        }
+
+        // Sorted unique ids, each with its first origin.
+        let mut order: Vec<usize> = (0..raw.len()).collect();
+        order.sort_by_key(|&i| (raw[i].0, i));
+        let mut ids = Vec::with_capacity(order.len());
+        let mut origins = Vec::with_capacity(order.len());
+        for i in order {
+            if ids.last() != Some(&raw[i].0) {
+                ids.push(raw[i].0);
+                origins.push(raw[i].1);
+            }
+        }
+        Features {
+            ids,
+            origins,
+            text: text.to_string(),
+            words,
+            source,
+            rule,
+        }
+    }
+
+    /// Features known only by their ids (training and evaluation, where
+    /// names are not needed).
+    pub fn from_ids(ids: Vec<u32>) -> Features {
+        Features {
+            ids,
+            origins: Vec::new(),
+            text: String::new(),
+            words: String::new(),
+            source: "",
+            rule: "",
+        }
+    }
+
+    /// Bucket ids, sorted, each once.
+    pub fn ids(&self) -> &[u32] {
+        &self.ids
+    }
+
+    /// A readable name of the `i`-th feature ("char '以后'", "signal progress").
+    pub fn name(&self, i: usize) -> String {
+        match self.origins.get(i) {
+            Some(Origin::Chars(s, e)) => format!("text '{}'", &self.text[*s..*e]),
+            Some(Origin::Words(s, e)) => format!("text '{}'", &self.words[*s..*e]),
+            Some(Origin::Source) => format!("source {}", self.source),
+            Some(Origin::Signal(s)) => format!("signal {s}"),
+            Some(Origin::Rule) => format!("rules said {}", self.rule),
+            Some(Origin::SourceSignal(s)) => format!("{} source with {s}", self.source),
+            Some(Origin::SourceRule) => {
+                format!("rules said {} for a {} source", self.rule, self.source)
+            }
+            None => String::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(f: &Features) -> Vec<String> {
+        (0..f.ids().len()).map(|i| f.name(i)).collect()
+    }
+
+    #[test]
+    fn chinese_gets_characters_and_bigrams_english_words_and_bigrams() {
+        let f = Features::of(
+            1 << 16,
+            "以后 for now, call me",
+            "user",
+            "working",
+            &["question"],
+        );
+        let n = names(&f);
+        for want in [
+            "text '以'",
+            "text '以后'",
+            "text 'for now'",
+            "text 'call me'",
+            "signal question",
+            "source user",
+            "rules said working",
+        ] {
+            assert!(n.iter().any(|x| x == want), "{want} missing from {n:?}");
+        }
+        assert!(
+            !n.iter().any(|x| x == "text 'now call'"),
+            "a bigram crossed a comma: {n:?}"
+        );
+    }
+
+    #[test]
+    fn digits_fold_and_features_fire_once() {
+        let a = Features::of(
+            1 << 16,
+            "retry 3 of 5, retry 3 of 5",
+            "tool",
+            "working",
+            &[],
+        );
+        let b = Features::of(1 << 16, "retry 4 of 6", "tool", "working", &[]);
+        assert_eq!(a.ids(), b.ids());
+        let mut sorted = a.ids().to_vec();
+        sorted.dedup();
+        assert_eq!(sorted.len(), a.ids().len());
+    }
+
+    #[test]
+    fn every_id_is_inside_the_table() {
+        let f = Features::of(64, "任意文本 any text ?", "document", "none", &["progress"]);
+        assert!(f.ids().iter().all(|&id| id < 64));
+    }
+}
