@@ -69,7 +69,7 @@ fn explain(rows: &[data::Labelled], w: &[u8], policy: &Policy, out: &mut String)
                 epoch_ms: 0,
                 offset_minutes: 0,
             });
-        let rule = engram_guest::write::classify::rule_kind(&r.candidate, now, policy);
+        let (rule, strong) = engram_guest::write::classify::rule_kind(&r.candidate, now, policy);
         let f = engram_guest::write::model::Features::from_ids(
             train::features_of(&r.candidate, PARAMS.buckets, policy)
                 .ids()
@@ -77,13 +77,14 @@ fn explain(rows: &[data::Labelled], w: &[u8], policy: &Policy, out: &mut String)
         );
         let d = engram_guest::write::model::decide_with(&weights, &f, 0);
         out.push_str(&format!(
-            "{}\t{}\t{}\t{}\t{:.3}\t{}\n",
+            "{}\t{}\t{}\t{}\t{:.3}\t{}\t{}\n",
             r.id,
             r.kind.map_or("*", name),
             name(rule),
             name(d.kind),
             d.margin,
-            r.file
+            r.file,
+            strong
         ));
     }
 }
@@ -190,7 +191,7 @@ fn main() {
                     epoch_ms: 0,
                     offset_minutes: 0,
                 });
-            let got = engram_guest::write::classify::rule_kind(&r.candidate, now, &policy);
+            let (got, _) = engram_guest::write::classify::rule_kind(&r.candidate, now, &policy);
             m[train::label_of(r.kind.unwrap_or(got))][train::label_of(got)] += 1;
         }
         let ok: usize = (0..5).map(|i| m[i][i]).sum();

@@ -247,9 +247,11 @@ fn analyse(c: &Candidate, now: Datetime, policy: &Policy) -> Analysis {
     }
 }
 
-/// The kind the ordered rules alone reach (the model's baseline).
-pub fn rule_kind(c: &Candidate, now: Datetime, policy: &Policy) -> CandidateKind {
-    analyse(c, now, policy).rule_kind
+/// The kind the ordered rules alone reach (the model's baseline), and
+/// whether their evidence is strong.
+pub fn rule_kind(c: &Candidate, now: Datetime, policy: &Policy) -> (CandidateKind, bool) {
+    let a = analyse(c, now, policy);
+    (a.rule_kind, a.strong)
 }
 
 /// The features the learned model sees for a candidate (training uses this).
@@ -340,6 +342,11 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
 /// A model decision at least this far ahead of the runner-up (in logits)
 /// may overrule a caller's kind hint, like strong rule evidence.
 const MODEL_STRONG_MARGIN: f64 = 2.0;
+/// Where the rules' evidence is strong (a task-scope cue, an injection-free
+/// chit-chat match, ordered steps…), the model must be this far ahead to
+/// overrule them; weak rule evidence yields to it. (Chosen by
+/// cross-validation and the development sets, never the test split.)
+const MODEL_OVER_STRONG_RULES: f64 = 1.0;
 
 /// The learned model decides the kind (and so the value: `none` keeps
 /// nothing) from the text and the rule scan; the hard rules above it
@@ -359,6 +366,14 @@ fn learned_kind(c: &Candidate, a: &mut Analysis) -> (CandidateKind, bool) {
             d.describe()
         ));
         return (d.kind, a.strong || d.margin >= MODEL_STRONG_MARGIN);
+    }
+    if a.strong && d.margin < MODEL_OVER_STRONG_RULES {
+        a.reasons.push(format!(
+            "model leans {name} (margin {:.1}; {}), short of overruling strong rule evidence",
+            d.margin,
+            d.describe()
+        ));
+        return (a.rule_kind, a.strong);
     }
     a.reasons.push(format!(
         "model: {name} over the rules' {} (margin {:.1}; {})",

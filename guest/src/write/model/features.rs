@@ -40,6 +40,40 @@ fn cjk(c: char) -> bool {
         0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xf900..=0xfaff | 0x20000..=0x2ffff)
 }
 
+/// A word with its contraction spelled out ("i'm" → ["i", "am"]).
+fn expand(w: &str) -> Vec<String> {
+    let w = w.trim_matches(|c| c == '\'' || c == '-');
+    if w.is_empty() {
+        return Vec::new();
+    }
+    if let Some(base) = w.strip_suffix("n't") {
+        let base = match base {
+            "ca" => "can",
+            "wo" => "will",
+            "sha" => "shall",
+            b => b,
+        };
+        return vec![base.to_string(), "not".to_string()];
+    }
+    if let Some((a, b)) = w.split_once('\'') {
+        let b = match b {
+            "m" => "am",
+            "re" => "are",
+            "ve" => "have",
+            "ll" => "will",
+            "d" => "would",
+            "s" => "is",
+            other => other,
+        };
+        return [a, b]
+            .iter()
+            .filter(|x| !x.is_empty())
+            .map(|x| x.to_string())
+            .collect();
+    }
+    vec![w.to_string()]
+}
+
 fn bucket(buckets: u32, ns: &str, text: &str) -> u32 {
     let mut bytes = Vec::with_capacity(ns.len() + 1 + text.len());
     bytes.extend_from_slice(ns.as_bytes());
@@ -78,40 +112,44 @@ impl Features {
                 }
             }
         }
-        // Words: runs of ASCII letters, digits and ' - _, digits folded;
+        // Words: runs of ASCII letters, digits and ' - _, digits folded,
+        // contractions spelled out ("i'm" → "i am", "don't" → "do not");
         // bigrams do not cross punctuation.
-        let mut words = String::new();
-        let mut spans: Vec<(usize, usize, bool)> = Vec::new(); // start, end, follows punctuation
-        let mut cur: Option<usize> = None;
+        let mut tokens: Vec<(String, bool)> = Vec::new(); // word, follows punctuation
+        let mut cur = String::new();
         let mut broke = true;
         for c in text.chars().chain(std::iter::once(' ')) {
-            let w = c.is_ascii_alphanumeric() || matches!(c, '\'' | '_' | '-');
-            if w {
-                if cur.is_none() {
-                    if !words.is_empty() {
-                        words.push(' ');
-                    }
-                    cur = Some(words.len());
-                }
+            if c.is_ascii_alphanumeric() || matches!(c, '\'' | '_' | '-') {
                 let d = if c.is_ascii_digit() { '0' } else { c };
-                if !(d == '0' && words.ends_with('0') && cur != Some(words.len())) {
-                    words.push(d);
+                if !(d == '0' && cur.ends_with('0')) {
+                    cur.push(d);
                 }
-            } else {
-                if let Some(s) = cur.take() {
-                    spans.push((s, words.len(), broke));
-                    broke = false;
-                }
-                if !c.is_whitespace() {
-                    broke = true;
-                }
+                continue;
             }
+            if !cur.is_empty() {
+                for (n, w) in expand(&cur).into_iter().enumerate() {
+                    tokens.push((w, broke && n == 0));
+                }
+                cur.clear();
+                broke = false;
+            }
+            if !c.is_whitespace() {
+                broke = true;
+            }
+        }
+        let mut words = String::new();
+        let mut spans: Vec<(usize, usize, bool)> = Vec::new();
+        for (w, after_punct) in &tokens {
+            if !words.is_empty() {
+                words.push(' ');
+            }
+            spans.push((words.len(), words.len() + w.len(), *after_punct));
+            words.push_str(w);
         }
         for (n, &(s, e, _)) in spans.iter().enumerate() {
             push("w", &words[s..e], Origin::Words(s, e));
-            if let Some(&(s2, e2, after_punct)) = spans.get(n + 1) {
+            if let Some(&(_, e2, after_punct)) = spans.get(n + 1) {
                 if !after_punct {
-                    let _ = s2;
                     push("w", &words[s..e2], Origin::Words(s, e2));
                 }
             }
@@ -224,6 +262,20 @@ mod tests {
             !n.iter().any(|x| x == "text 'now call'"),
             "a bigram crossed a comma: {n:?}"
         );
+    }
+
+    #[test]
+    fn contractions_are_spelled_out() {
+        let n = names(&Features::of(
+            1 << 16,
+            "i'm sure we don't",
+            "user",
+            "none",
+            &[],
+        ));
+        for want in ["text 'i am'", "text 'do not'", "text 'am sure'"] {
+            assert!(n.iter().any(|x| x == want), "{want} missing from {n:?}");
+        }
     }
 
     #[test]
