@@ -70,21 +70,20 @@ fn explain(rows: &[data::Labelled], w: &[u8], policy: &Policy, out: &mut String)
                 offset_minutes: 0,
             });
         let (rule, strong) = engram_guest::write::classify::rule_kind(&r.candidate, now, policy);
-        let f = engram_guest::write::model::Features::from_ids(
-            train::features_of(&r.candidate, PARAMS.buckets, policy)
-                .ids()
-                .to_vec(),
-        );
+        let full = train::features_of(&r.candidate, PARAMS.buckets, policy);
+        let f =
+            engram_guest::write::model::Features::from_ids(full.ids().to_vec(), full.text_count());
         let d = engram_guest::write::model::decide_with(&weights, &f, 0);
         out.push_str(&format!(
-            "{}\t{}\t{}\t{}\t{:.3}\t{}\t{}\n",
+            "{}\t{}\t{}\t{}\t{:.3}\t{}\t{}\t{}\n",
             r.id,
             r.kind.map_or("*", name),
             name(rule),
             name(d.kind),
             d.margin,
             r.file,
-            strong
+            strong,
+            engram_guest::core::model::source_label(r.candidate.source.kind)
         ));
     }
 }
@@ -102,6 +101,7 @@ fn settings(args: &[String]) -> Params {
                 "l2" => p.l2 = x,
                 "balance" => p.balance = x,
                 "file_balance" => p.file_balance = x,
+                "average_text" => p.average_text = x != 0.0,
                 _ => eprintln!("unknown setting {k}"),
             }
         }

@@ -342,16 +342,20 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
 /// A model decision at least this far ahead of the runner-up (in logits)
 /// may overrule a caller's kind hint, like strong rule evidence.
 const MODEL_STRONG_MARGIN: f64 = 2.0;
-/// Where the rules' evidence is strong (a task-scope cue, an injection-free
-/// chit-chat match, ordered steps…), the model must be this far ahead to
-/// overrule them; weak rule evidence yields to it. (Chosen by
-/// cross-validation and the development sets, never the test split.)
+/// How far ahead of the runner-up (in logits) the model must be to overrule
+/// the rules: where their evidence is weak, and where it is strong (a
+/// task-scope cue, a chit-chat match, ordered steps…). Below that the model
+/// is unsure and the rules stand. (Chosen by cross-validation and the
+/// development sets, never the test split.)
+const MODEL_OVER_WEAK_RULES: f64 = 0.5;
 const MODEL_OVER_STRONG_RULES: f64 = 1.0;
 
 /// The learned model decides the kind (and so the value: `none` keeps
-/// nothing) from the text and the rule scan; the hard rules above it
-/// (injections and untrusted instructions, which set `signals.injection`)
-/// are not asked again. Its top features go into the reasons.
+/// nothing) from the text and the rule scan. Above it stay, as hard rules:
+/// injections and untrusted instructions (which set `signals.injection`),
+/// untrusted text the rules found nothing to keep in, and strong rule
+/// evidence unless the model is a logit ahead. Its top features go into the
+/// reasons either way.
 fn learned_kind(c: &Candidate, a: &mut Analysis) -> (CandidateKind, bool) {
     if a.signals.injection.is_some() {
         return (a.rule_kind, a.strong);
@@ -367,9 +371,31 @@ fn learned_kind(c: &Candidate, a: &mut Analysis) -> (CandidateKind, bool) {
         ));
         return (d.kind, a.strong || d.margin >= MODEL_STRONG_MARGIN);
     }
-    if a.strong && d.margin < MODEL_OVER_STRONG_RULES {
+    let storable = |k: CandidateKind| {
+        matches!(
+            k,
+            CandidateKind::Semantic | CandidateKind::Episodic | CandidateKind::Procedural
+        )
+    };
+    // Text from an untrusted carrier (a document, a tool's output) is kept
+    // only on the rules' positive evidence: the model may keep less of it,
+    // never more (it can carry an injection no detector names).
+    if a.untrusted && !storable(a.rule_kind) && storable(d.kind) {
         a.reasons.push(format!(
-            "model leans {name} (margin {:.1}; {}), short of overruling strong rule evidence",
+            "model leans {name} (margin {:.1}; {}), but untrusted text is kept only on positive rule evidence",
+            d.margin,
+            d.describe()
+        ));
+        return (a.rule_kind, a.strong);
+    }
+    let needed = if a.strong {
+        MODEL_OVER_STRONG_RULES
+    } else {
+        MODEL_OVER_WEAK_RULES
+    };
+    if d.margin < needed {
+        a.reasons.push(format!(
+            "model leans {name} (margin {:.1}; {}), short of overruling the rules",
             d.margin,
             d.describe()
         ));

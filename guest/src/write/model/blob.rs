@@ -4,7 +4,8 @@
 //! 0..4    magic "EGM1"
 //! 4..8    buckets (u32, a power of two)
 //! 8       classes (u8, = 5)
-//! 9..12   zero
+//! 9       flags: bit 0 = text n-grams averaged (× 1/√n)
+//! 10..12  zero
 //! 12..16  scale (f32 bits): one integer weight unit in logits
 //! 16..    bias (i8 × classes), then weights (i8 × classes) bucket by bucket
 //! ```
@@ -75,6 +76,11 @@ impl<'a> Weights<'a> {
         self.bytes[8] as usize
     }
 
+    /// Are text n-gram weights averaged (× 1/√n) rather than summed?
+    pub fn averages_text(&self) -> bool {
+        self.bytes[9] & 1 == 1
+    }
+
     /// One integer weight unit, in logits.
     pub fn scale(&self) -> f64 {
         let b = self.bytes;
@@ -96,11 +102,17 @@ impl<'a> Weights<'a> {
 }
 
 /// Writes a weight file.
-pub fn encode(buckets: u32, scale: f32, bias: &[i8; 5], weights: &[[i8; 5]]) -> Vec<u8> {
+pub fn encode(
+    buckets: u32,
+    average_text: bool,
+    scale: f32,
+    bias: &[i8; 5],
+    weights: &[[i8; 5]],
+) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER + 5 * (weights.len() + 1));
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&buckets.to_le_bytes());
-    out.extend_from_slice(&[5, 0, 0, 0]);
+    out.extend_from_slice(&[5, average_text as u8, 0, 0]);
     out.extend_from_slice(&scale.to_bits().to_le_bytes());
     out.extend(bias.iter().map(|&b| b as u8));
     for row in weights {
@@ -116,10 +128,11 @@ mod tests {
     #[test]
     fn encode_and_parse_round_trip() {
         let rows = vec![[1i8, -2, 3, -4, 5]; 8];
-        let bytes = encode(8, 0.25, &[0, 1, 2, 3, -4], &rows);
+        let bytes = encode(8, true, 0.25, &[0, 1, 2, 3, -4], &rows);
         let w = Weights::parse(&bytes).unwrap();
         assert_eq!(w.buckets(), 8);
         assert_eq!(w.scale(), 0.25);
+        assert!(w.averages_text());
         assert_eq!(w.bias(4), -4);
         assert_eq!(w.weight(7, 3), -4);
         assert_eq!(w.weight(99, 0), 0, "outside the table");
@@ -128,7 +141,7 @@ mod tests {
     #[test]
     fn malformed_files_are_refused() {
         assert!(check(b"EGM1").is_err());
-        let mut bytes = encode(8, 1.0, &[0; 5], &vec![[0; 5]; 8]);
+        let mut bytes = encode(8, false, 1.0, &[0; 5], &vec![[0; 5]; 8]);
         bytes.pop();
         assert_eq!(check(&bytes), Err("length does not match the header"));
         bytes.push(0);

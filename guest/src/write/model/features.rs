@@ -24,11 +24,15 @@ enum Origin {
 /// The features of one candidate.
 #[derive(Debug, Clone)]
 pub struct Features {
-    /// Bucket ids, sorted, each once.
+    /// Bucket ids: the text n-grams' (sorted, each once), then the
+    /// structural features' (source, signals, rule kind; sorted, each once).
     ids: Vec<u32>,
+    /// How many of `ids` are text n-grams (their weights may be averaged,
+    /// divided by √n, so that a long text does not outvote the structure).
+    text: usize,
     /// For each id, the first feature that landed in it.
     origins: Vec<Origin>,
-    text: String,
+    text_src: String,
     words: String,
     source: &'static str,
     rule: &'static str,
@@ -173,21 +177,32 @@ impl Features {
             push("ss", &format!("{source}|{sig}"), Origin::SourceSignal(sig));
         }
 
-        // Sorted unique ids, each with its first origin.
-        let mut order: Vec<usize> = (0..raw.len()).collect();
-        order.sort_by_key(|&i| (raw[i].0, i));
-        let mut ids = Vec::with_capacity(order.len());
-        let mut origins = Vec::with_capacity(order.len());
-        for i in order {
-            if ids.last() != Some(&raw[i].0) {
-                ids.push(raw[i].0);
-                origins.push(raw[i].1);
+        // Sorted unique ids per group, each with its first origin.
+        let is_text = |o: &Origin| matches!(o, Origin::Chars(..) | Origin::Words(..));
+        let mut ids = Vec::with_capacity(raw.len());
+        let mut origins = Vec::with_capacity(raw.len());
+        let mut n_text = 0;
+        for group in [true, false] {
+            let mut order: Vec<usize> = (0..raw.len())
+                .filter(|&i| is_text(&raw[i].1) == group)
+                .collect();
+            order.sort_by_key(|&i| (raw[i].0, i));
+            let start = ids.len();
+            for i in order {
+                if ids.len() == start || ids.last() != Some(&raw[i].0) {
+                    ids.push(raw[i].0);
+                    origins.push(raw[i].1);
+                }
+            }
+            if group {
+                n_text = ids.len();
             }
         }
         Features {
             ids,
+            text: n_text,
             origins,
-            text: text.to_string(),
+            text_src: text.to_string(),
             words,
             source,
             rule,
@@ -196,26 +211,37 @@ impl Features {
 
     /// Features known only by their ids (training and evaluation, where
     /// names are not needed).
-    pub fn from_ids(ids: Vec<u32>) -> Features {
+    pub fn from_ids(ids: Vec<u32>, text: usize) -> Features {
         Features {
+            text: text.min(ids.len()),
             ids,
             origins: Vec::new(),
-            text: String::new(),
+            text_src: String::new(),
             words: String::new(),
             source: "",
             rule: "",
         }
     }
 
-    /// Bucket ids, sorted, each once.
+    /// Bucket ids: text n-grams first, then structural features.
     pub fn ids(&self) -> &[u32] {
         &self.ids
+    }
+
+    /// How many of [`Features::ids`] are text n-grams.
+    pub fn text_count(&self) -> usize {
+        self.text
+    }
+
+    /// The factor a text n-gram's weight is multiplied by (1/√n).
+    pub fn text_factor(&self) -> f64 {
+        1.0 / (self.text.max(1) as f64).sqrt()
     }
 
     /// A readable name of the `i`-th feature ("char '以后'", "signal progress").
     pub fn name(&self, i: usize) -> String {
         match self.origins.get(i) {
-            Some(Origin::Chars(s, e)) => format!("text '{}'", &self.text[*s..*e]),
+            Some(Origin::Chars(s, e)) => format!("text '{}'", &self.text_src[*s..*e]),
             Some(Origin::Words(s, e)) => format!("text '{}'", &self.words[*s..*e]),
             Some(Origin::Source) => format!("source {}", self.source),
             Some(Origin::Signal(s)) => format!("signal {s}"),
@@ -289,9 +315,13 @@ mod tests {
         );
         let b = Features::of(1 << 16, "retry 4 of 6", "tool", "working", &[]);
         assert_eq!(a.ids(), b.ids());
-        let mut sorted = a.ids().to_vec();
-        sorted.dedup();
-        assert_eq!(sorted.len(), a.ids().len());
+        let (text, rest) = a.ids().split_at(a.text_count());
+        for group in [text, rest] {
+            let mut sorted = group.to_vec();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted, group, "each group sorted, each id once");
+        }
     }
 
     #[test]

@@ -61,17 +61,31 @@ impl Decision {
     }
 }
 
-/// Scores every kind: the integer sum of the weights of the features that
-/// fire, plus the bias.
-pub fn scores(w: &blob::Weights, f: &Features) -> [i32; 5] {
-    let mut s = [0i32; 5];
-    for (k, v) in s.iter_mut().enumerate() {
-        *v = w.bias(k);
-    }
-    for &id in f.ids() {
-        for (k, v) in s.iter_mut().enumerate() {
-            *v += w.weight(id, k);
+/// Scores every kind, in logits: the bias, plus the text n-grams' weights
+/// (averaged, × 1/√n, when the weight file says so), plus the structural
+/// features' weights.
+pub fn scores(w: &blob::Weights, f: &Features) -> [f64; 5] {
+    let (text, rest) = f.ids().split_at(f.text_count());
+    let mut t = [0i32; 5];
+    let mut r = [0i32; 5];
+    for (k, (tk, rk)) in t.iter_mut().zip(r.iter_mut()).enumerate() {
+        *rk = w.bias(k);
+        for &id in text {
+            *tk += w.weight(id, k);
         }
+        for &id in rest {
+            *rk += w.weight(id, k);
+        }
+    }
+    let scale = w.scale();
+    let factor = if w.averages_text() {
+        f.text_factor()
+    } else {
+        1.0
+    };
+    let mut s = [0f64; 5];
+    for k in 0..5 {
+        s[k] = (t[k] as f64 * factor + r[k] as f64) * scale;
     }
     s
 }
@@ -80,26 +94,36 @@ pub fn scores(w: &blob::Weights, f: &Features) -> [i32; 5] {
 pub fn decide_with(w: &blob::Weights, f: &Features, top_n: usize) -> Decision {
     let s = scores(w, f);
     let best = argmax(&s);
-    let second = (0..5)
-        .filter(|&k| k != best)
-        .max_by_key(|&k| (s[k], std::cmp::Reverse(k)))
-        .unwrap_or(0);
-    let mut pushes: Vec<(usize, i32)> = f
+    let mut second = if best == 0 { 1 } else { 0 };
+    for k in 0..5 {
+        if k != best && s[k] > s[second] {
+            second = k;
+        }
+    }
+    let (scale, n_text) = (w.scale(), f.text_count());
+    let factor = if w.averages_text() {
+        f.text_factor()
+    } else {
+        1.0
+    };
+    let mut pushes: Vec<(usize, f64)> = f
         .ids()
         .iter()
         .enumerate()
-        .map(|(i, &id)| (i, w.weight(id, best) - w.weight(id, second)))
-        .filter(|(_, d)| *d > 0)
+        .map(|(i, &id)| {
+            let d = (w.weight(id, best) - w.weight(id, second)) as f64 * scale;
+            (i, if i < n_text { d * factor } else { d })
+        })
+        .filter(|(_, d)| *d > 0.0)
         .collect();
-    pushes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let scale = w.scale();
+    pushes.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     Decision {
         kind: KINDS[best],
-        margin: (s[best] - s[second]) as f64 * scale,
+        margin: s[best] - s[second],
         top: pushes
             .into_iter()
             .take(top_n)
-            .map(|(i, d)| (f.name(i), d as f64 * scale))
+            .map(|(i, d)| (f.name(i), d))
             .collect(),
     }
 }
@@ -110,7 +134,7 @@ pub fn decide(f: &Features) -> Decision {
 }
 
 /// The first index of the highest score (ties go to the earlier kind).
-fn argmax(s: &[i32; 5]) -> usize {
+fn argmax(s: &[f64; 5]) -> usize {
     let mut best = 0;
     for k in 1..5 {
         if s[k] > s[best] {
@@ -133,7 +157,7 @@ mod tests {
 
     #[test]
     fn argmax_prefers_the_earlier_kind_on_ties() {
-        assert_eq!(argmax(&[3, 3, 1, 0, 3]), 0);
-        assert_eq!(argmax(&[0, 1, 5, 5, 2]), 2);
+        assert_eq!(argmax(&[3.0, 3.0, 1.0, 0.0, 3.0]), 0);
+        assert_eq!(argmax(&[0.0, 1.0, 5.0, 5.0, 2.0]), 2);
     }
 }

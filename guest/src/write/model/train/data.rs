@@ -17,6 +17,8 @@ pub struct Labelled {
     pub candidate: Candidate,
     /// The expected kind; `None` when not scored ("*").
     pub kind: Option<CandidateKind>,
+    /// Is the expected disposition exactly `rejected`?
+    pub rejected: bool,
 }
 
 fn kind_named(s: &str) -> Option<CandidateKind> {
@@ -75,11 +77,14 @@ pub fn load_file(path: &Path) -> Result<Vec<Labelled>, String> {
                 Some(Value::Array(a)) => a.first().and_then(Value::as_str).and_then(kind_named),
                 _ => return Err(format!("{}: missing expect.kind", at())),
             };
+            let rejected =
+                v.pointer("/expect/disposition").and_then(Value::as_str) == Some("rejected");
             out.push(Labelled {
                 id,
                 file: file.clone(),
                 candidate: c,
                 kind,
+                rejected,
             });
         }
     }

@@ -28,6 +28,8 @@ pub struct Params {
     pub balance: f64,
     /// Likewise across data files (0 = by size; 1 = equal mass per file).
     pub file_balance: f64,
+    /// Average the text n-grams' weights (× 1/√n) instead of summing them.
+    pub average_text: bool,
     pub seed: u64,
 }
 
@@ -38,6 +40,7 @@ pub const PARAMS: Params = Params {
     l2: 1e-4,
     balance: 0.5,
     file_balance: 0.0,
+    average_text: false,
     seed: 24,
 };
 
@@ -47,20 +50,25 @@ pub struct Example {
     pub id: String,
     /// The data file it came from.
     pub file: String,
+    /// Feature ids: `text` text n-grams first, then structural features.
     pub ids: Vec<u32>,
+    pub text: usize,
     pub label: usize,
 }
 
-/// The features of labelled candidates (kind "*" is skipped: not scored).
+/// The features of labelled candidates. A line whose kind is not scored
+/// ("*") trains as `none` when it is rejected (an injection or a raw dump
+/// with a secret: the pipeline keeps nothing of it) and is skipped otherwise.
 pub fn examples(rows: &[data::Labelled], buckets: u32, policy: &Policy) -> Vec<Example> {
     rows.iter()
         .filter_map(|r| {
-            let kind = r.kind?;
+            let kind = r.kind.or(r.rejected.then_some(CandidateKind::None))?;
             let f = features_of(&r.candidate, buckets, policy);
             Some(Example {
                 id: r.id.clone(),
                 file: r.file.clone(),
                 ids: f.ids().to_vec(),
+                text: f.text_count(),
                 label: kind_index(kind),
             })
         })
@@ -144,11 +152,18 @@ pub fn train(examples: &[Example], p: &Params) -> Vec<u8> {
         }
         for &i in &order {
             let e = &examples[i];
+            // Text n-grams count 1/√n each (as in `model::scores`).
+            let factor = if p.average_text {
+                1.0 / (e.text.max(1) as f64).sqrt()
+            } else {
+                1.0
+            };
             let mut z = b;
-            for &id in &e.ids {
+            for (n, &id) in e.ids.iter().enumerate() {
                 let row = &w[id as usize];
+                let x = if n < e.text { factor } else { 1.0 };
                 for k in 0..5 {
-                    z[k] += row[k];
+                    z[k] += row[k] * x;
                 }
             }
             let max = z.iter().copied().fold(f64::MIN, f64::max);
@@ -164,20 +179,21 @@ pub fn train(examples: &[Example], p: &Params) -> Vec<u8> {
                 let g = cw * (prob[k] / sum - y);
                 gb2[k] += g * g;
                 b[k] -= p.rate * g / gb2[k].sqrt();
-                for &id in &e.ids {
+                for (n, &id) in e.ids.iter().enumerate() {
                     let id = id as usize;
-                    let gk = g + p.l2 * w[id][k];
+                    let x = if n < e.text { factor } else { 1.0 };
+                    let gk = g * x + p.l2 * w[id][k];
                     g2[id][k] += gk * gk;
                     w[id][k] -= p.rate * gk / g2[id][k].sqrt();
                 }
             }
         }
     }
-    quantise(p.buckets, &b, &w)
+    quantise(p.buckets, p.average_text, &b, &w)
 }
 
 /// Rounds the weights to i8 with one scale (the largest magnitude ↦ 127).
-fn quantise(buckets: u32, b: &[f64; 5], w: &[[f64; 5]]) -> Vec<u8> {
+fn quantise(buckets: u32, average_text: bool, b: &[f64; 5], w: &[[f64; 5]]) -> Vec<u8> {
     let mut max = b.iter().fold(0f64, |m, x| m.max(x.abs()));
     for row in w {
         for x in row {
@@ -192,7 +208,7 @@ fn quantise(buckets: u32, b: &[f64; 5], w: &[[f64; 5]]) -> Vec<u8> {
         .iter()
         .map(|r| [q(r[0]), q(r[1]), q(r[2]), q(r[3]), q(r[4])])
         .collect();
-    blob::encode(buckets, scale, &bias, &rows)
+    blob::encode(buckets, average_text, scale, &bias, &rows)
 }
 
 /// Accuracy of a weight file on examples, and its confusion matrix
@@ -205,7 +221,7 @@ pub fn evaluate(bytes: &[u8], examples: &[Example]) -> (f64, [[usize; 5]; 5]) {
     let mut m = [[0usize; 5]; 5];
     let mut ok = 0;
     for e in examples {
-        let f = Features::from_ids(e.ids.clone());
+        let f = Features::from_ids(e.ids.clone(), e.text);
         let got = kind_index(super::decide_with(&w, &f, 0).kind);
         m[e.label][got] += 1;
         ok += (got == e.label) as usize;
