@@ -62,13 +62,7 @@ fn explain(rows: &[data::Labelled], w: &[u8], policy: &Policy, out: &mut String)
         return;
     };
     for r in rows {
-        let now = r
-            .candidate
-            .observed_at
-            .unwrap_or(engram_guest::types::Datetime {
-                epoch_ms: 0,
-                offset_minutes: 0,
-            });
+        let now = train::clock_of(&r.candidate);
         let (rule, strong) = engram_guest::write::classify::rule_kind(&r.candidate, now, policy);
         let full = train::features_of(&r.candidate, PARAMS.buckets, policy);
         let f =
@@ -184,13 +178,7 @@ fn main() {
         // The ordered rules alone, on the training part (the baseline).
         let mut m = [[0usize; 5]; 5];
         for r in rows.iter().filter(|r| r.kind.is_some()) {
-            let now = r
-                .candidate
-                .observed_at
-                .unwrap_or(engram_guest::types::Datetime {
-                    epoch_ms: 0,
-                    offset_minutes: 0,
-                });
+            let now = train::clock_of(&r.candidate);
             let (got, _) = engram_guest::write::classify::rule_kind(&r.candidate, now, &policy);
             m[train::label_of(r.kind.unwrap_or(got))][train::label_of(got)] += 1;
         }

@@ -127,7 +127,7 @@ mod tests {
 
     #[test]
     fn encode_and_parse_round_trip() {
-        let rows = vec![[1i8, -2, 3, -4, 5]; 8];
+        let rows = [[1i8, -2, 3, -4, 5]; 8];
         let bytes = encode(8, true, 0.25, &[0, 1, 2, 3, -4], &rows);
         let w = Weights::parse(&bytes).unwrap();
         assert_eq!(w.buckets(), 8);
@@ -141,7 +141,7 @@ mod tests {
     #[test]
     fn malformed_files_are_refused() {
         assert!(check(b"EGM1").is_err());
-        let mut bytes = encode(8, false, 1.0, &[0; 5], &vec![[0; 5]; 8]);
+        let mut bytes = encode(8, false, 1.0, &[0; 5], &[[0; 5]; 8]);
         bytes.pop();
         assert_eq!(check(&bytes), Err("length does not match the header"));
         bytes.push(0);

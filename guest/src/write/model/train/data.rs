@@ -51,8 +51,7 @@ pub fn load(dir: &Path) -> Result<Vec<Labelled>, String> {
 pub fn load_file(path: &Path) -> Result<Vec<Labelled>, String> {
     let mut out = Vec::new();
     {
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let file = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -167,21 +166,7 @@ pub fn candidate(v: &Value) -> Result<Candidate, String> {
         occurred_at: time("occurred_at")?,
         valid_from: time("valid_from")?,
         valid_to: time("valid_to")?,
-        entities: v
-            .get("entities")
-            .and_then(Value::as_object)
-            .map(|m| {
-                m.iter()
-                    .map(|(k, x)| Entry {
-                        key: k.clone(),
-                        value: x
-                            .as_str()
-                            .map(str::to_string)
-                            .unwrap_or_else(|| x.to_string()),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
+        entities: entries(v.get("entities")),
         embedding: v.get("embedding").and_then(Value::as_array).map(|a| {
             a.iter()
                 .filter_map(Value::as_f64)
@@ -189,4 +174,21 @@ pub fn candidate(v: &Value) -> Result<Candidate, String> {
                 .collect()
         }),
     })
+}
+
+/// A JSON object's members as entries (non-string values as their JSON text).
+pub fn entries(v: Option<&Value>) -> Vec<Entry> {
+    v.and_then(Value::as_object)
+        .map(|o| {
+            o.iter()
+                .map(|(k, x)| Entry {
+                    key: k.clone(),
+                    value: x
+                        .as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| x.to_string()),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }

@@ -75,13 +75,18 @@ pub fn examples(rows: &[data::Labelled], buckets: u32, policy: &Policy) -> Vec<E
         .collect()
 }
 
-/// The features the classifier would compute for a candidate.
-pub fn features_of(c: &Candidate, buckets: u32, policy: &Policy) -> Features {
-    let now = c.observed_at.unwrap_or(Datetime {
+/// The clock a labelled candidate is classified at: its own `observed_at`
+/// (the epoch when it has none).
+pub fn clock_of(c: &Candidate) -> Datetime {
+    c.observed_at.unwrap_or(Datetime {
         epoch_ms: 0,
         offset_minutes: 0,
-    });
-    crate::write::classify::model_features(c, now, policy, buckets)
+    })
+}
+
+/// The features the classifier would compute for a candidate.
+pub fn features_of(c: &Candidate, buckets: u32, policy: &Policy) -> Features {
+    crate::write::classify::model_features(c, clock_of(c), policy, buckets)
 }
 
 /// `e^x` from + − × ÷: range reduction by ln 2 and a Taylor polynomial.
