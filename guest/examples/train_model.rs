@@ -174,6 +174,49 @@ fn main() {
             explain(&held, &w, &policy, &mut out);
         }
         print!("{out}");
+    } else if args.iter().any(|a| a == "--timing") {
+        // Native cost per candidate: the rule scan alone, the model's part
+        // (features + decision), and the whole of `classify`, interleaved.
+        let (mut scan, mut model, mut whole) = (Vec::new(), Vec::new(), Vec::new());
+        let weights = engram_guest::write::model::WEIGHTS;
+        for _ in 0..3 {
+            for r in &rows {
+                let now = train::clock_of(&r.candidate);
+                let t = Instant::now();
+                std::hint::black_box(engram_guest::write::classify::rule_kind(
+                    &r.candidate,
+                    now,
+                    &policy,
+                ));
+                scan.push(t.elapsed().as_secs_f64() * 1e6);
+                let t = Instant::now();
+                let f = engram_guest::write::classify::model_features(
+                    &r.candidate,
+                    now,
+                    &policy,
+                    weights.buckets(),
+                );
+                std::hint::black_box(engram_guest::write::model::decide(&f));
+                model.push(t.elapsed().as_secs_f64() * 1e6);
+                let t = Instant::now();
+                std::hint::black_box(engram_guest::write::classify::classify(
+                    &r.candidate,
+                    now,
+                    &policy,
+                ));
+                whole.push(t.elapsed().as_secs_f64() * 1e6);
+            }
+        }
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let (s, m, w) = (median(&mut scan), median(&mut model), median(&mut whole));
+        println!(
+            "native µs per candidate (median of {}): rule scan {s:.1}; scan + features + decision {m:.1} (model part ≈ {:.1}); classify {w:.1}",
+            scan.len(),
+            m - s
+        );
     } else if args.iter().any(|a| a == "--rules") {
         // The ordered rules alone, on the training part (the baseline).
         let mut m = [[0usize; 5]; 5];

@@ -361,8 +361,20 @@ fn learned_kind(c: &Candidate, a: &mut Analysis) -> (CandidateKind, bool) {
         return (a.rule_kind, a.strong);
     }
     let f = features(c, a, model::WEIGHTS.buckets());
+    // An explicit task-scope cue ("这次", "for now", "just this once") is
+    // the definition of working memory (SPEC §3.1): a hard rule, like an
+    // injection; the model is still shown in the reasons.
+    let task_cue = a.rule_kind == CandidateKind::Working && !a.s.task.is_empty();
     let d = model::decide(&f);
     let name = candidate_kind_name(d.kind);
+    if task_cue && d.kind != a.rule_kind {
+        a.reasons.push(format!(
+            "model leans {name} (margin {:.1}; {}), but an explicit task-scope cue decides",
+            d.margin,
+            d.describe()
+        ));
+        return (a.rule_kind, a.strong);
+    }
     if d.kind == a.rule_kind {
         a.reasons.push(format!(
             "model agrees: {name} (margin {:.1}; {})",
@@ -2861,6 +2873,18 @@ mod tests {
             kind("The change window is every Wednesday 22:00."),
             CandidateKind::Semantic
         );
+    }
+
+    /// Seed 000's task-scoped instruction stays task state whatever the
+    /// model leans to: an explicit task-scope cue is a hard rule.
+    #[test]
+    fn an_explicit_task_scope_cue_is_a_hard_rule() {
+        for t in [
+            "这次发布先不要通知客户，等灰度结束再说。",
+            "For now, skip the vendor table; first finish the summary, then send it.",
+        ] {
+            assert_eq!(kind(t), CandidateKind::Working, "{t}");
+        }
     }
 
     #[test]

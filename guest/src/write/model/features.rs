@@ -5,8 +5,6 @@
 //! source. Each feature is hashed (FNV-1a) into one of the table's buckets;
 //! a feature fires once however often it occurs.
 
-use crate::core::model::fnv1a;
-
 /// Where a feature comes from, for the reasons line.
 #[derive(Debug, Clone, Copy)]
 enum Origin {
@@ -78,12 +76,19 @@ fn expand(w: &str) -> Vec<String> {
     vec![w.to_string()]
 }
 
-fn bucket(buckets: u32, ns: &str, text: &str) -> u32 {
-    let mut bytes = Vec::with_capacity(ns.len() + 1 + text.len());
-    bytes.extend_from_slice(ns.as_bytes());
-    bytes.push(0xff);
-    bytes.extend_from_slice(text.as_bytes());
-    let h = fnv1a(&bytes);
+/// FNV-1a of `ns`, a 0xff separator and the parts, streamed (no buffer):
+/// the same value as `fnv1a` of their concatenation.
+fn bucket(buckets: u32, ns: &str, parts: &[&str]) -> u32 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |b: u8| {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    };
+    ns.bytes().for_each(&mut eat);
+    eat(0xff);
+    for p in parts {
+        p.bytes().for_each(&mut eat);
+    }
     ((h ^ (h >> 32)) as u32) & (buckets - 1)
 }
 
@@ -99,7 +104,7 @@ impl Features {
         signals: &[&'static str],
     ) -> Features {
         let mut raw: Vec<(u32, Origin)> = Vec::new();
-        let mut push = |ns: &str, s: &str, o: Origin| raw.push((bucket(buckets, ns, s), o));
+        let mut push = |ns: &str, s: &[&str], o: Origin| raw.push((bucket(buckets, ns, s), o));
 
         // Characters: unigrams and bigrams inside each CJK run.
         let chars: Vec<(usize, char)> = text.char_indices().collect();
@@ -108,11 +113,11 @@ impl Features {
                 continue;
             }
             let end = i + c.len_utf8();
-            push("c", &text[i..end], Origin::Chars(i, end));
+            push("c", &[&text[i..end]], Origin::Chars(i, end));
             if let Some(&(j, d)) = chars.get(n + 1) {
                 if cjk(d) {
                     let e = j + d.len_utf8();
-                    push("c", &text[i..e], Origin::Chars(i, e));
+                    push("c", &[&text[i..e]], Origin::Chars(i, e));
                 }
             }
         }
@@ -151,10 +156,10 @@ impl Features {
             words.push_str(w);
         }
         for (n, &(s, e, _)) in spans.iter().enumerate() {
-            push("w", &words[s..e], Origin::Words(s, e));
+            push("w", &[&words[s..e]], Origin::Words(s, e));
             if let Some(&(_, e2, after_punct)) = spans.get(n + 1) {
                 if !after_punct {
-                    push("w", &words[s..e2], Origin::Words(s, e2));
+                    push("w", &[&words[s..e2]], Origin::Words(s, e2));
                 }
             }
         }
@@ -166,15 +171,15 @@ impl Features {
             ('！', "mark !"),
         ] {
             if text.contains(m) {
-                push("s", name, Origin::Signal(name));
+                push("s", &[name], Origin::Signal(name));
             }
         }
-        push("src", source, Origin::Source);
-        push("r", rule, Origin::Rule);
-        push("sr", &format!("{source}|{rule}"), Origin::SourceRule);
+        push("src", &[source], Origin::Source);
+        push("r", &[rule], Origin::Rule);
+        push("sr", &[source, "|", rule], Origin::SourceRule);
         for &sig in signals {
-            push("s", sig, Origin::Signal(sig));
-            push("ss", &format!("{source}|{sig}"), Origin::SourceSignal(sig));
+            push("s", &[sig], Origin::Signal(sig));
+            push("ss", &[source, "|", sig], Origin::SourceSignal(sig));
         }
 
         // Sorted unique ids per group, each with its first origin.
@@ -322,6 +327,16 @@ mod tests {
             sorted.dedup();
             assert_eq!(sorted, group, "each group sorted, each id once");
         }
+    }
+
+    #[test]
+    fn streamed_hash_equals_the_hash_of_the_concatenation() {
+        let h = crate::core::model::fnv1a(b"sr\xffuser-stated|working");
+        let want = ((h ^ (h >> 32)) as u32) & ((1 << 14) - 1);
+        assert_eq!(
+            bucket(1 << 14, "sr", &["user-stated", "|", "working"]),
+            want
+        );
     }
 
     #[test]
