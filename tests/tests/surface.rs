@@ -82,9 +82,10 @@ fn the_component_is_small_and_stripped() {
     // key/value credential parsing and injection marker families (949 KB →
     // 1,038 KB at opt-level 3; opt-level 2 saves 44 KB for 9 % slower
     // classification, "s" 121 KB for 60 %: measured side by side). Raised
-    // again for issue 24's structural detectors (orders about the model's
-    // output, harmful code, credential positions, more checksummed IDs):
-    // 1,057,617 → 1,107,956 bytes.
-    assert!(bytes < 1_150_000, "component is {bytes} bytes");
+    // again for issue 24: the structural detectors (orders about the model's
+    // output, harmful code, credential positions, more checksummed IDs;
+    // +50 KB) and the kind model (weights 82 KB + code; +123 KB), within the
+    // model's 200 KB budget over 1,057,617 bytes plus the detectors.
+    assert!(bytes < 1_310_000, "component is {bytes} bytes");
     assert_eq!(e.runtime().info.sha256.len(), 64);
 }
