@@ -30,6 +30,7 @@ pub fn api() -> Router<ServeState> {
         .route("/v1/forget", post(forget))
         .route("/v1/pack", post(pack))
         .route("/v1/sweep", post(sweep))
+        .route("/v1/review", post(review))
         .route("/v1/memories", get(list))
         .route("/v1/memories/{id}/history", get(history))
 }
@@ -46,14 +47,17 @@ async fn info(State(st): State<ServeState>, _authed: Authed) -> Result<Json<Valu
 }
 
 /// A policy error about item `index` of a call, named by the request's
-/// label for that item ("item 3", "line 3") as the CLI names its line.
+/// label for that item ("item 3", "line 3") as the CLI names its line; the
+/// status stays the error's (400, or 404 for an item not found).
 fn at_item(e: Error, labels: &[String]) -> ApiError {
-    if let Error::Policy(w::Error::InvalidInput(fe)) = &e {
-        if let Some(label) = fe.index.and_then(|i| labels.get(i as usize)) {
-            return ApiError::bad_request(format!("{label}: field `{}`: {}", fe.field, fe.message));
-        }
+    let named = e
+        .about_item()
+        .and_then(|(i, text)| Some(format!("{}: {text}", labels.get(i)?)));
+    let mut api = ApiError::from(e);
+    if let Some(message) = named {
+        api.message = message;
     }
-    ApiError::from(e)
+    api
 }
 
 /// The policy answers one result per input, or the request fails.
@@ -265,6 +269,41 @@ async fn forget(
         })
         .await?;
     Ok(respond(reports, batch.ndjson))
+}
+
+/// `POST /v1/review` (also the inspector's `POST /inspector/review`): a
+/// batch of `{"id", "revision", "verdict": "approve"|"reject",
+/// "reference"?}` → one outcome each, in one transaction. The policy reads
+/// the memories through the key's principal, so an id of another principal
+/// is simply not found (404).
+pub(crate) async fn review(
+    State(st): State<ServeState>,
+    authed: Authed,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    let text = read_body(body, &headers, st.limits()).await?;
+    let batch = parse_batch(&text, &headers, st.limits())?;
+    let mut labels = Vec::new();
+    let mut items = Vec::new();
+    for item in batch.items {
+        let r: wire::ReviewIn = parse_value(item.value, &item.label)?;
+        labels.push(item.label);
+        items.push(w::ReviewItem::from(r));
+    }
+    if items.is_empty() {
+        return Ok(respond(Vec::new(), batch.ndjson));
+    }
+    let p = authed.principal.clone();
+    let n = items.len();
+    let outcomes = st
+        .with_engram_tx(move |e| e.review(p, items).map_err(|x| at_item(x, &labels)))
+        .await?;
+    let outcomes = one_each(outcomes, n)?;
+    Ok(respond(
+        outcomes.iter().map(wire::review_json).collect(),
+        batch.ndjson,
+    ))
 }
 
 fn with_label(mut e: ApiError, label: &str) -> ApiError {
