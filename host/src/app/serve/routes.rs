@@ -72,7 +72,8 @@ fn one_each<R>(out: Vec<R>, inputs: usize) -> Result<Vec<R>, ApiError> {
 }
 
 /// A request's items converted to the policy's types, each with its label
-/// ("item 3", "line 3"), every scope already checked against the key.
+/// ("item 3", "line 3"), every scope they name already checked against the
+/// key.
 struct Checked<T> {
     items: Vec<T>,
     labels: Vec<String>,
@@ -89,6 +90,21 @@ async fn checked_batch<T>(
     body: Body,
     convert: impl Fn(Value, &str) -> Result<(T, w::Scope), ApiError>,
 ) -> Result<Checked<T>, ApiError> {
+    read_batch(st, headers, body, |value, label| {
+        let (item, scope) = convert(value, label)?;
+        authed.check(&scope, label)?;
+        Ok(item)
+    })
+    .await
+}
+
+/// Reads a batch body and converts each item with `convert`.
+async fn read_batch<T>(
+    st: &ServeState,
+    headers: &HeaderMap,
+    body: Body,
+    convert: impl Fn(Value, &str) -> Result<T, ApiError>,
+) -> Result<Checked<T>, ApiError> {
     let text = read_body(body, headers, st.limits()).await?;
     let batch = parse_batch(&text, headers, st.limits())?;
     let mut checked = Checked {
@@ -97,10 +113,8 @@ async fn checked_batch<T>(
         ndjson: batch.ndjson,
     };
     for item in batch.items {
-        let (value, scope) = convert(item.value, &item.label)?;
-        authed.check(&scope, &item.label)?;
+        checked.items.push(convert(item.value, &item.label)?);
         checked.labels.push(item.label);
-        checked.items.push(value);
     }
     Ok(checked)
 }
@@ -282,17 +296,18 @@ pub(crate) async fn review(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let text = read_body(body, &headers, st.limits()).await?;
-    let batch = parse_batch(&text, &headers, st.limits())?;
-    let mut labels = Vec::new();
-    let mut items = Vec::new();
-    for item in batch.items {
-        let r: wire::ReviewIn = parse_value(item.value, &item.label)?;
-        labels.push(item.label);
-        items.push(w::ReviewItem::from(r));
-    }
+    // No scope to check: the store reads only what the key's principal sees.
+    let Checked {
+        items,
+        labels,
+        ndjson,
+    } = read_batch(&st, &headers, body, |v, label| {
+        let r: wire::ReviewIn = parse_value(v, label)?;
+        Ok(w::ReviewItem::from(r))
+    })
+    .await?;
     if items.is_empty() {
-        return Ok(respond(Vec::new(), batch.ndjson));
+        return Ok(respond(Vec::new(), ndjson));
     }
     let p = authed.principal.clone();
     let n = items.len();
@@ -302,7 +317,7 @@ pub(crate) async fn review(
     let outcomes = one_each(outcomes, n)?;
     Ok(respond(
         outcomes.iter().map(wire::review_json).collect(),
-        batch.ndjson,
+        ndjson,
     ))
 }
 
