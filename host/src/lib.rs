@@ -63,6 +63,25 @@ pub fn describe_policy_error(e: &w::Error) -> String {
     }
 }
 
+impl Error {
+    /// The input item a policy error is about (its 0-based index in the
+    /// call) and the error's text without that index, so a caller can name
+    /// the item as its input does ("line 3", "item 3").
+    pub fn about_item(&self) -> Option<(usize, String)> {
+        match self {
+            Error::Policy(w::Error::InvalidInput(f)) => f
+                .index
+                .map(|i| (i as usize, format!("field `{}`: {}", f.field, f.message))),
+            // `review` names the item it cannot find as "item N: …".
+            Error::Policy(w::Error::NotFound(m)) => {
+                let (n, rest) = m.strip_prefix("item ")?.split_once(": ")?;
+                Some((n.parse().ok()?, format!("not found: {rest}")))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// How to open an `Engram`.
 #[derive(Debug, Clone, Default)]
 pub struct Options {

@@ -105,6 +105,7 @@ wire_enum!(GateName => w::GateName { Value = "value", Confidence = "confidence",
 wire_enum!(WriteAction => w::WriteAction { Created = "created", Superseded = "superseded", Duplicate = "duplicate", Conflicted = "conflicted", None = "none" });
 wire_enum!(Role => w::Role { System = "system", User = "user", Assistant = "assistant", Tool = "tool" });
 wire_enum!(DropReason => w::DropReason { Budget = "budget", NotAdmitted = "not-admitted", Superseded = "superseded", Duplicate = "duplicate", Expired = "expired" });
+wire_enum!(Verdict => w::Verdict { Approve = "approve", Reject = "reject" });
 
 // ---------------------------------------------------------------- shared records
 
@@ -877,6 +878,46 @@ pub fn sweep_json(r: &w::SweepReport) -> Value {
     json!({
         "expired": r.expired, "archived": r.archived,
         "inferences_expired": r.inferences_expired, "examined": r.examined,
+    })
+}
+
+// ---------------------------------------------------------------- review
+
+/// A review line (SPEC §4): a verdict on one pending revision, as the CLI,
+/// `POST /v1/review` and the inspector read it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ReviewIn {
+    pub id: String,
+    pub revision: u32,
+    pub verdict: Verdict,
+    /// Who reviewed (e.g. `cli:ops-7`): the source reference of the approved
+    /// revision and of the audit event.
+    #[serde(default)]
+    pub reference: Option<String>,
+}
+
+impl From<ReviewIn> for w::ReviewItem {
+    fn from(r: ReviewIn) -> Self {
+        w::ReviewItem {
+            id: r.id,
+            revision: r.revision,
+            verdict: r.verdict.into(),
+            reference: r.reference,
+        }
+    }
+}
+
+fn ref_json(r: &w::MemoryRef) -> Value {
+    json!({"id": r.id, "revision": r.revision})
+}
+
+pub fn review_json(o: &w::ReviewOutcome) -> Value {
+    json!({
+        "reviewed": ref_json(&o.reviewed),
+        "verdict": Verdict::from(o.verdict).name(),
+        "approved_as": o.approved_as.as_ref().map(ref_json),
+        "superseded": o.superseded.iter().map(ref_json).collect::<Vec<_>>(),
+        "reason": o.reason,
     })
 }
 

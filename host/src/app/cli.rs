@@ -59,6 +59,9 @@ pub enum Cmd {
     Forget,
     /// Apply expiry and archival in a scope (--tenant, optional --user/--project/--thread/--agent).
     Sweep(ScopeArgs),
+    /// Verdicts on pending memories ({"id","revision","verdict":"approve"|"reject","reference"?}
+    /// per line) → one outcome per line.
+    Review,
     /// Print the revision chain of one memory.
     History {
         #[arg(long)]
@@ -82,7 +85,7 @@ pub enum Cmd {
     Serve(super::serve::ServeArgs),
     /// Speak the Model Context Protocol on stdin/stdout for --tenant
     /// (optional --user/--project): tools remember, recall, pack_context,
-    /// forget, list_memories, memory_history.
+    /// forget, list_memories, memory_history, review_memories.
     Mcp,
     /// Load a spawned `engram serve` with concurrent remember/recall
     /// clients on loopback and report throughput and latency (docs/serve.md).
@@ -250,21 +253,12 @@ fn by_tenant<T: Clone, R>(
             .collect();
         for chunk in idx.chunks(CHUNK) {
             let items: Vec<T> = chunk.iter().map(|&i| lines[i].value.clone()).collect();
-            let out = f(engram, principal_for(cli, tenant), items).map_err(|e| match &e {
-                Error::Policy(w::Error::InvalidInput(fe)) => {
-                    let line = fe
-                        .index
-                        .and_then(|i| chunk.get(i as usize))
-                        .map(|&i| lines[i].number);
-                    match line {
-                        Some(n) => Failure::input(format!(
-                            "line {n}: field `{}`: {}",
-                            fe.field, fe.message
-                        )),
-                        None => Failure::from(e),
-                    }
-                }
-                _ => Failure::from(e),
+            let out = f(engram, principal_for(cli, tenant), items).map_err(|e| {
+                let named = e.about_item().and_then(|(i, text)| {
+                    let n = lines[*chunk.get(i)?].number;
+                    Some(Failure::input(format!("line {n}: {text}")))
+                });
+                named.unwrap_or_else(|| Failure::from(e))
             })?;
             if out.len() != chunk.len() {
                 return Err(Failure {
@@ -480,6 +474,35 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
                 Ok(reports)
             })?;
             print_lines(out, &res)
+        }
+        Cmd::Review => {
+            let lines = parse_lines::<wire::ReviewIn>(&read_all(stdin)?)?;
+            let mut items = Vec::new();
+            for l in lines {
+                let tenant = match &cli.flags.tenant {
+                    Some(t) => t.clone(),
+                    None => engram.tenant_of(&l.value.id)?.ok_or_else(|| {
+                        Failure::input(format!(
+                            "line {}: field `id`: no memory with id '{}'",
+                            l.number, l.value.id
+                        ))
+                    })?,
+                };
+                items.push(Line {
+                    number: l.number,
+                    value: (tenant, l.value),
+                });
+            }
+            let res = transactional(&mut engram, |e| {
+                by_tenant(
+                    &cli,
+                    e,
+                    &items,
+                    |(tenant, _)| tenant.as_str(),
+                    |e, p, items| e.review(p, items.into_iter().map(|(_, r)| r.into()).collect()),
+                )
+            })?;
+            print_lines(out, &res.iter().map(wire::review_json).collect::<Vec<_>>())
         }
         Cmd::Sweep(s) => {
             let scope = scope_from_flags(&cli, s)?;

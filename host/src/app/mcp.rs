@@ -157,6 +157,25 @@ pub struct HistoryArgs {
     pub memory_id: String,
 }
 
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct ReviewItemArg {
+    /// The pending memory's id (memory_id from remember, or id from list_memories with status pending).
+    pub id: String,
+    /// Its pending revision (revision in list_memories).
+    pub revision: u32,
+    /// approve (the user confirms it: it becomes active, as a new revision) or reject (the user refuses it: retracted, kept for audit, never recalled).
+    pub verdict: String,
+    /// Who decided and where, e.g. "user:u42 in chat": the approved revision's source reference.
+    #[serde(default)]
+    pub reference: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct ReviewArgs {
+    /// One verdict per pending memory; all are applied together or none is.
+    pub items: Vec<ReviewItemArg>,
+}
+
 /// Insert `key: value` when the value is present.
 fn put<T: serde::Serialize>(m: &mut Map<String, Value>, key: &str, value: &Option<T>) {
     if let Some(v) = value {
@@ -377,6 +396,47 @@ impl EngramMcp {
     }
 
     #[tool(
+        description = "Approve or reject memories that wait for review (status pending: inferences from behaviour or by an agent, personal data kept for consent), only as the user decides: approve makes one active, as a new revision with the user's verification as its source; reject retracts it, so it is never recalled. Find them with list_memories and status [\"pending\"]. Returns {\"items\": [outcome, …]}, one per verdict: reviewed, verdict, approved_as, superseded, reason."
+    )]
+    async fn review_memories(
+        &self,
+        Parameters(a): Parameters<ReviewArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let list: Vec<Value> = a
+            .items
+            .iter()
+            .map(|i| {
+                let mut o = Map::new();
+                o.insert("id".into(), json!(i.id));
+                o.insert("revision".into(), json!(i.revision));
+                o.insert("verdict".into(), json!(i.verdict));
+                put(&mut o, "reference", &i.reference);
+                Value::Object(o)
+            })
+            .collect();
+        // Errors name the argument as the model wrote it: `items[0].verdict`.
+        let items: Result<Vec<wire::ReviewIn>, String> =
+            read(Value::Array(list)).map_err(|m| m.replacen("field `[", "field `items[", 1));
+        self.call(move |e, p| {
+            let items: Vec<w::ReviewItem> = items?.into_iter().map(Into::into).collect();
+            if items.is_empty() {
+                return Err("items: give at least one verdict".to_string());
+            }
+            e.begin_batch().map_err(|x| x.to_string())?;
+            let r = e.review(p, items);
+            e.finish_batch(r.is_ok()).map_err(|x| x.to_string())?;
+            let outcomes = r.map_err(|x| match x.about_item() {
+                Some((i, text)) => format!("items[{i}]: {text}"),
+                None => x.to_string(),
+            })?;
+            Ok(Value::Array(
+                outcomes.iter().map(wire::review_json).collect(),
+            ))
+        })
+        .await
+    }
+
+    #[tool(
         description = "Show every revision of one memory, oldest first: how it was created, superseded or retracted, with provenance. Returns {\"items\": [revision, …]}."
     )]
     async fn memory_history(
@@ -403,7 +463,8 @@ impl ServerHandler for EngramMcp {
                 "Engram is this agent's long-term memory and its policy: call remember with \
                  anything worth keeping (it decides what is stored), recall before answering \
                  questions that depend on the past, pack_context to build a budgeted prompt, \
-                 forget when the user asks to erase something.",
+                 forget when the user asks to erase something, review_memories when the user \
+                 confirms or refuses a memory that waits for review.",
             )
     }
 }

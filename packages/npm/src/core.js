@@ -276,6 +276,19 @@ export class Engram {
     return wire.sweepJson(await this.#call(options, (p) => p.sweep(input)));
   }
 
+  /**
+   * Approve or reject pending memories (`{id, revision, verdict:
+   * 'approve'|'reject', reference?}`, one or an array), in one atomic
+   * commit: an approval writes a new active revision with the reviewer as
+   * its source; a rejection retracts the pending one.
+   */
+  async review(items, options) {
+    const input = many(items, wire.reviewIn);
+    const out = await this.#call(options, (p) => p.review(input));
+    const json = out.map(wire.reviewJson);
+    return Array.isArray(items) ? json : json[0];
+  }
+
   /** Every revision of one memory, oldest first. */
   async history(id, options) {
     if (typeof id !== 'string') throw EngramError.input('id', 'expected a memory id string');

@@ -19,6 +19,7 @@ export const STATUSES = ['pending', 'active', 'superseded', 'retracted', 'expire
 export const RETENTIONS = ['ephemeral', 'standard', 'durable', 'audit'];
 export const ROLES = ['system', 'user', 'assistant', 'tool'];
 export const GATE_NAMES = ['value', 'confidence', 'sensitivity', 'stability', 'conflict', 'permission'];
+export const VERDICTS = ['approve', 'reject'];
 
 // ------------------------------------------------------------------ time
 
@@ -379,6 +380,16 @@ export function statusesIn(list) {
   });
 }
 
+/** A review item (`{id, revision, verdict: 'approve'|'reject', reference?}`) → WIT `review-item`. */
+export function reviewIn(value, index) {
+  const r = expectObject(value, index, 'review item');
+  const id = r.string('id', { required: true });
+  const revision = r.number('revision', { integer: true, min: 0, max: 0xffffffff });
+  if (revision === undefined) r.fail('revision', 'missing field');
+  const verdict = r.oneOf('verdict', VERDICTS, { required: true });
+  return { id, revision, verdict, reference: r.string('reference') };
+}
+
 // ------------------------------------------------------------------ output
 
 const opt = (v) => (v === undefined ? null : v);
@@ -539,6 +550,16 @@ export function packedJson(p) {
 
 export function forgetJson(r) {
   return { deleted: r.deleted, cascaded: r.cascaded, tombstones: r.tombstones };
+}
+
+export function reviewJson(o) {
+  return {
+    reviewed: refJson(o.reviewed),
+    verdict: o.verdict,
+    approved_as: refJson(o.approvedAs),
+    superseded: o.superseded.map(refJson),
+    reason: o.reason,
+  };
 }
 
 export function sweepJson(r) {

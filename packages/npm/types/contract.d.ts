@@ -182,6 +182,24 @@ export interface SweepReport {
   examined: number;
 }
 
+/** A verdict on one pending revision (`review`). */
+export interface ReviewItem {
+  id: string;
+  revision: number;
+  verdict: 'approve' | 'reject';
+  /** Who reviewed (e.g. `app:u42`): the approved revision's source reference. */
+  reference?: string;
+}
+
+export interface ReviewOutcome {
+  reviewed: { id: string; revision: number };
+  verdict: 'approve' | 'reject';
+  /** The new active revision of an approval; `null` for a rejection. */
+  approved_as: { id: string; revision: number } | null;
+  superseded: { id: string; revision: number }[];
+  reason: string;
+}
+
 /** The memory envelope (SPEC §2), as `list` and `history` return it. */
 export interface Memory {
   id: string;
@@ -261,6 +279,8 @@ export declare class EngramBase {
   pack(request: PackRequest, options?: CallOptions): Promise<Packed>;
   forget(selectors: ForgetSelector | ForgetSelector[], options?: CallOptions): Promise<ForgetReport>;
   sweep(scope: Scope, options?: CallOptions): Promise<SweepReport>;
+  review(item: ReviewItem, options?: CallOptions): Promise<ReviewOutcome>;
+  review(items: ReviewItem[], options?: CallOptions): Promise<ReviewOutcome[]>;
   history(id: string, options?: CallOptions): Promise<Memory[]>;
   list(scope: Scope, statuses?: Status[], options?: CallOptions): Promise<Memory[]>;
   info(): Promise<Info>;

@@ -30,6 +30,7 @@ pub fn api() -> Router<ServeState> {
         .route("/v1/forget", post(forget))
         .route("/v1/pack", post(pack))
         .route("/v1/sweep", post(sweep))
+        .route("/v1/review", post(review))
         .route("/v1/memories", get(list))
         .route("/v1/memories/{id}/history", get(history))
 }
@@ -46,14 +47,17 @@ async fn info(State(st): State<ServeState>, _authed: Authed) -> Result<Json<Valu
 }
 
 /// A policy error about item `index` of a call, named by the request's
-/// label for that item ("item 3", "line 3") as the CLI names its line.
+/// label for that item ("item 3", "line 3") as the CLI names its line; the
+/// status stays the error's (400, or 404 for an item not found).
 fn at_item(e: Error, labels: &[String]) -> ApiError {
-    if let Error::Policy(w::Error::InvalidInput(fe)) = &e {
-        if let Some(label) = fe.index.and_then(|i| labels.get(i as usize)) {
-            return ApiError::bad_request(format!("{label}: field `{}`: {}", fe.field, fe.message));
-        }
+    let named = e
+        .about_item()
+        .and_then(|(i, text)| Some(format!("{}: {text}", labels.get(i)?)));
+    let mut api = ApiError::from(e);
+    if let Some(message) = named {
+        api.message = message;
     }
-    ApiError::from(e)
+    api
 }
 
 /// The policy answers one result per input, or the request fails.
@@ -68,7 +72,8 @@ fn one_each<R>(out: Vec<R>, inputs: usize) -> Result<Vec<R>, ApiError> {
 }
 
 /// A request's items converted to the policy's types, each with its label
-/// ("item 3", "line 3"), every scope already checked against the key.
+/// ("item 3", "line 3"), every scope they name already checked against the
+/// key.
 struct Checked<T> {
     items: Vec<T>,
     labels: Vec<String>,
@@ -85,6 +90,21 @@ async fn checked_batch<T>(
     body: Body,
     convert: impl Fn(Value, &str) -> Result<(T, w::Scope), ApiError>,
 ) -> Result<Checked<T>, ApiError> {
+    read_batch(st, headers, body, |value, label| {
+        let (item, scope) = convert(value, label)?;
+        authed.check(&scope, label)?;
+        Ok(item)
+    })
+    .await
+}
+
+/// Reads a batch body and converts each item with `convert`.
+async fn read_batch<T>(
+    st: &ServeState,
+    headers: &HeaderMap,
+    body: Body,
+    convert: impl Fn(Value, &str) -> Result<T, ApiError>,
+) -> Result<Checked<T>, ApiError> {
     let text = read_body(body, headers, st.limits()).await?;
     let batch = parse_batch(&text, headers, st.limits())?;
     let mut checked = Checked {
@@ -93,10 +113,8 @@ async fn checked_batch<T>(
         ndjson: batch.ndjson,
     };
     for item in batch.items {
-        let (value, scope) = convert(item.value, &item.label)?;
-        authed.check(&scope, &item.label)?;
+        checked.items.push(convert(item.value, &item.label)?);
         checked.labels.push(item.label);
-        checked.items.push(value);
     }
     Ok(checked)
 }
@@ -265,6 +283,42 @@ async fn forget(
         })
         .await?;
     Ok(respond(reports, batch.ndjson))
+}
+
+/// `POST /v1/review` (also the inspector's `POST /inspector/review`): a
+/// batch of `{"id", "revision", "verdict": "approve"|"reject",
+/// "reference"?}` → one outcome each, in one transaction. The policy reads
+/// the memories through the key's principal, so an id of another principal
+/// is simply not found (404).
+pub(crate) async fn review(
+    State(st): State<ServeState>,
+    authed: Authed,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    // No scope to check: the store reads only what the key's principal sees.
+    let Checked {
+        items,
+        labels,
+        ndjson,
+    } = read_batch(&st, &headers, body, |v, label| {
+        let r: wire::ReviewIn = parse_value(v, label)?;
+        Ok(w::ReviewItem::from(r))
+    })
+    .await?;
+    if items.is_empty() {
+        return Ok(respond(Vec::new(), ndjson));
+    }
+    let p = authed.principal.clone();
+    let n = items.len();
+    let outcomes = st
+        .with_engram_tx(move |e| e.review(p, items).map_err(|x| at_item(x, &labels)))
+        .await?;
+    let outcomes = one_each(outcomes, n)?;
+    Ok(respond(
+        outcomes.iter().map(wire::review_json).collect(),
+        ndjson,
+    ))
 }
 
 fn with_label(mut e: ApiError, label: &str) -> ApiError {

@@ -108,6 +108,7 @@ _EXPORTS = (
     "sweep",
     "history",
     "list-memories",
+    "review",
     "info",
 )
 
@@ -346,6 +347,14 @@ class Engram:
     def sweep(self, scope: Dict[str, Any], *, principal: Optional[PrincipalLike] = None) -> Dict[str, Any]:
         """Apply expiry and archival rules in a scope."""
         return wire.sweep_json(self._call("sweep", wire.scope_in(scope), principal=principal))
+
+    def review(self, items: Any, *, principal: Optional[PrincipalLike] = None) -> Any:
+        """Approve or reject pending memories (``{"id", "revision", "verdict":
+        "approve"|"reject", "reference"?}``, one or a list) in one atomic
+        commit: an approval writes a new active revision with the reviewer as
+        its source; a rejection retracts the pending one."""
+        out = self._call("review", wire.many(items, wire.review_in), principal=principal)
+        return _one_or_many(items, [wire.review_json(o) for o in out])
 
     def history(self, id: str, *, principal: Optional[PrincipalLike] = None) -> List[Dict[str, Any]]:
         """Every revision of one memory, oldest first."""

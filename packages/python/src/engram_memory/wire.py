@@ -27,6 +27,7 @@ SOURCE_KINDS = ("user", "system", "document", "tool", "behavior", "agent")
 SENSITIVITIES = ("public", "internal", "personal", "sensitive")
 STATUSES = ("pending", "active", "superseded", "retracted", "expired", "conflicted", "archived")
 ROLES = ("system", "user", "assistant", "tool")
+VERDICTS = ("approve", "reject")
 
 
 def rec(**fields: Any) -> Record:
@@ -379,6 +380,17 @@ def forget_in(value: Any, index: Optional[int] = None) -> Variant:
     raise AssertionError("unreachable")
 
 
+def review_in(value: Any, index: Optional[int] = None) -> Record:
+    """A review item (``{"id", "revision", "verdict": "approve"|"reject", "reference"?}``) → WIT ``review-item``."""
+    r = _expect_object(value, index, "review item")
+    id = r.string("id", required=True)
+    revision = r.number("revision", integer=True, lo=0, hi=0xFFFFFFFF)
+    if revision is None:
+        r.fail("revision", "missing field")
+    verdict = r.one_of("verdict", VERDICTS, required=True)
+    return rec(id=id, revision=revision, verdict=verdict, reference=r.string("reference"))
+
+
 def statuses_in(statuses: Any) -> List[str]:
     """A list of status names → WIT statuses."""
     if statuses is None:
@@ -564,6 +576,16 @@ def packed_json(p: Any) -> Dict[str, Any]:
 
 def forget_json(r: Any) -> Dict[str, Any]:
     return {"deleted": list(r.deleted), "cascaded": list(r.cascaded), "tombstones": r.tombstones}
+
+
+def review_json(o: Any) -> Dict[str, Any]:
+    return {
+        "reviewed": _ref_json(o.reviewed),
+        "verdict": o.verdict,
+        "approved_as": _ref_json(field(o, "approved_as")),
+        "superseded": [_ref_json(r) for r in o.superseded],
+        "reason": o.reason,
+    }
 
 
 def sweep_json(r: Any) -> Dict[str, Any]:
