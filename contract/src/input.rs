@@ -37,13 +37,13 @@ pub struct Item<'a> {
 /// Lines otherwise.
 pub fn items(input: &str) -> Result<(Form, Vec<Item<'_>>), Error> {
     if input.trim_start().starts_with('[') {
-        let values: Vec<&RawValue> = serde_json::from_str(input).map_err(|e| Error::InvalidInput(
-            FieldError {
+        let values: Vec<&RawValue> = serde_json::from_str(input).map_err(|e| {
+            Error::InvalidInput(FieldError {
                 index: None,
                 field: String::new(),
                 message: format!("not a JSON array of objects: {e}"),
-            },
-        ))?;
+            })
+        })?;
         let items = values
             .into_iter()
             .enumerate()
@@ -149,7 +149,10 @@ mod tests {
             panic!("invalid input expected")
         };
         assert_eq!((e.index, e.field.as_str()), (Some(4), "k"));
-        assert_eq!(e.message, "invalid value: integer `-1`, expected u32 (column 7)");
+        assert_eq!(
+            e.message,
+            "invalid value: integer `-1`, expected u32 (column 7)"
+        );
         let Error::InvalidInput(e) = parse::<QueryIn>(
             Item {
                 index: 0,

@@ -66,7 +66,10 @@ fn exports_the_versioned_policy_interface() {
     let mut e = engram();
     assert_eq!(
         e.runtime().info.exports,
-        vec!["engram:memory/policy@0.1.0".to_string()]
+        vec![
+            "engram:memory/policy@0.1.0".to_string(),
+            "engram:memory/json@0.1.0".to_string()
+        ]
     );
     let info = e.info().expect("info");
     assert_eq!(info.package_version, "0.1.0");

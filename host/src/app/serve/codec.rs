@@ -108,7 +108,12 @@ pub fn named(e: Error, label: impl Fn(u32) -> Option<String>) -> ApiError {
 /// JSON Lines from the component, as a JSON array or as JSON Lines.
 pub fn respond(lines: &str, ndjson: bool) -> Response {
     if ndjson {
-        (StatusCode::OK, [(header::CONTENT_TYPE, NDJSON)], lines.to_string()).into_response()
+        (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, NDJSON)],
+            lines.to_string(),
+        )
+            .into_response()
     } else {
         let mut array = String::with_capacity(lines.len() + 2);
         array.push('[');
