@@ -80,8 +80,25 @@ pub fn parse<T: DeserializeOwned>(item: Item<'_>, form: Form) -> Result<T, Error
             (Some(i), Form::Array) => text[..i].to_string(),
             (None, _) => text,
         };
-        invalid(Some(item.index), field_of(&path), plain_type_names(&text))
+        invalid(
+            Some(item.index),
+            missing(field_of(&path), &text),
+            plain_type_names(&text),
+        )
     })
+}
+
+/// A missing field is named by its own path ("scope.tenant"), not by the
+/// object that lacks it.
+fn missing(path: String, message: &str) -> String {
+    let name = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split('`').next());
+    match name {
+        Some(name) if path.is_empty() => name.to_string(),
+        Some(name) => format!("{path}.{name}"),
+        None => path,
+    }
 }
 
 /// serde_path_to_error's path of the root ("." or "" — "?" when the
@@ -165,5 +182,19 @@ mod tests {
         };
         assert_eq!(e.field, "");
         assert_eq!(e.message, "invalid type: null, expected a JSON object");
+        let Error::InvalidInput(e) = parse::<QueryIn>(
+            Item {
+                index: 2,
+                text: "{}",
+            },
+            Form::Lines,
+        )
+        .unwrap_err() else {
+            panic!("invalid input expected")
+        };
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            ("k", "missing field `k` (column 2)")
+        );
     }
 }

@@ -157,7 +157,7 @@ fn import_reads_the_head_and_the_candidate_and_answers_both_ids() {
         w.call("import", r#"{"external_id":"x","kind":"semantic","text":"t","scope":{"tenant":"acme"},"source":{}}"#)
             .unwrap_err(),
     );
-    assert_eq!((index, field.as_str()), (Some(0), "source"));
+    assert_eq!((index, field.as_str()), (Some(0), "source.kind"));
 }
 
 #[test]

@@ -9,7 +9,11 @@ mod bindings {
     wit_bindgen::generate!({
         path: ["../../wit", "wit"],
         world: "engram:json-adapter/json-adapter",
-        with: { "engram:memory/types@0.1.0": engram_contract::types },
+        with: {
+            "engram:memory/types@0.1.0": engram_contract::types,
+            "engram:memory/policy@0.1.0": generate,
+            "engram:memory/json@0.1.0": generate,
+        },
     });
 }
 

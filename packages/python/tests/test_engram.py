@@ -234,8 +234,8 @@ class EngramHost(unittest.TestCase):
 
     def test_instants_round_trip_in_their_own_offset(self):
         engram = self.open()
-        for s in ("2026-08-01T10:00:00+08:00", "2026-08-01T02:00:00Z", "2026-08-01T10:00:00.250-03:30"):
-            d = engram.remember(dict(self.fact, observed_at=s))
+        for i, s in enumerate(("2026-08-01T10:00:00+08:00", "2026-08-01T02:00:00Z", "2026-08-01T10:00:00.250-03:30")):
+            d = engram.remember(dict(self.fact, text=f"service-{i} uses PostgreSQL 16", subject=f"service:{i}", observed_at=s))
             self.assertEqual(engram.history(d["memory_id"])[-1]["observed_at"], s)
         with self.assertRaises(EngramError) as e:
             engram.remember(dict(self.fact, observed_at="2026-02-30T00:00:00Z"))
