@@ -115,16 +115,7 @@ pub fn respond(lines: &str, ndjson: bool) -> Response {
         )
             .into_response()
     } else {
-        let mut array = String::with_capacity(lines.len() + 2);
-        array.push('[');
-        for (i, line) in lines.lines().enumerate() {
-            if i > 0 {
-                array.push(',');
-            }
-            array.push_str(line);
-        }
-        array.push(']');
-        json_response(array)
+        json_response(route::rejoin(Form::Array, lines.lines()))
     }
 }
 
