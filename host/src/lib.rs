@@ -18,7 +18,6 @@ pub mod postgres;
 pub mod postings_cache;
 pub mod runtime;
 pub mod sqlite;
-pub mod wire;
 
 /// The `engram` program (command line, demo, benchmark), built on the
 /// library above; only with the `cli` feature.
@@ -51,8 +50,8 @@ pub enum Error {
 pub fn describe_policy_error(e: &w::Error) -> String {
     match e {
         w::Error::InvalidInput(f) => match f.index {
-            Some(i) => format!("item {}: field `{}`: {}", i, f.field, f.message),
-            None => format!("field `{}`: {}", f.field, f.message),
+            Some(i) => format!("item {i}: {}", engram_contract::item::field_text(f)),
+            None => engram_contract::item::field_text(f),
         },
         w::Error::Unsupported(m) => format!("unsupported: {m}"),
         w::Error::NotFound(m) => format!("not found: {m}"),
@@ -66,17 +65,10 @@ pub fn describe_policy_error(e: &w::Error) -> String {
 impl Error {
     /// The input item a policy error is about (its 0-based index in the
     /// call) and the error's text without that index, so a caller can name
-    /// the item as its input does ("line 3", "item 3").
-    pub fn about_item(&self) -> Option<(usize, String)> {
+    /// the item as its input does ("line 3", "item 3"; `engram_contract::item`).
+    pub fn about_item(&self) -> Option<(u32, String)> {
         match self {
-            Error::Policy(w::Error::InvalidInput(f)) => f
-                .index
-                .map(|i| (i as usize, format!("field `{}`: {}", f.field, f.message))),
-            // `review` names the item it cannot find as "item N: …".
-            Error::Policy(w::Error::NotFound(m)) => {
-                let (n, rest) = m.strip_prefix("item ")?.split_once(": ")?;
-                Some((n.parse().ok()?, format!("not found: {rest}")))
-            }
+            Error::Policy(e) => engram_contract::item::about_item(e),
             _ => None,
         }
     }
@@ -308,6 +300,27 @@ impl Engram {
                 .engram_memory_policy()
                 .call_review(s, &items))
         })
+    }
+
+    /// Run an operation of the JSON contract (SPEC §4; the component's
+    /// `json` export, `engram_contract::ops`) for `principal` on `input`
+    /// and return its JSON Lines. A writing operation runs under the
+    /// store's write lock, like `remember`.
+    pub fn call_json(
+        &mut self,
+        principal: w::Principal,
+        operation: &str,
+        input: &str,
+    ) -> Result<String, Error> {
+        let run = |this: &mut Self| {
+            policy_call!(this, principal, |p, s| p
+                .engram_memory_json()
+                .call_call(s, operation, input))
+        };
+        match engram_contract::ops::operation(operation) {
+            Some(op) if op.writes => self.writing(run),
+            _ => run(self),
+        }
     }
     pub fn info(&mut self) -> Result<w::PolicyInfo, Error> {
         let principal = w::Principal {

@@ -48,7 +48,7 @@ async def main():
             call = session.call_tool
             out["remember"] = payload(await call("remember", {
                 "text": "I prefer green tea in the morning.",
-                "source_ref": "evt-1",
+                "source": {"kind": "user", "ref": "evt-1"},
                 "kind_hint": "semantic",
                 "subject": f"user:{user}",
                 "predicate": "morning_drink",
@@ -56,9 +56,9 @@ async def main():
             }))
             query = {"query": "what does the user drink in the morning"}
             out["recall_before"] = payload(await call("recall", query))
-            out["list"] = payload(await call("list_memories", {"status": ["active"]}))
+            out["list"] = payload(await call("list_memories", {"statuses": ["active"]}))
             memory_id = out["remember"]["data"].get("memory_id")
-            out["history"] = payload(await call("memory_history", {"memory_id": memory_id}))
+            out["history"] = payload(await call("memory_history", {"id": memory_id}))
             out["pack"] = payload(await call("pack_context", {
                 "budget": 300, "query": "what to drink",
                 "messages": [{"role": "user", "text": "Coffee or tea?"}],
@@ -67,13 +67,12 @@ async def main():
             out["recall_after"] = payload(await call("recall", query))
             out["bad_call"] = payload(await call("forget", {}))
             out["pending"] = [payload(await call("remember", c)) for c in [
-                {"text": "The user prefers dark mode in the dashboard", "source_kind": "behavior",
-                 "source_ref": "evt-ui-88", "kind_hint": "semantic", "subject": f"user:{user}",
+                {"text": "The user prefers dark mode in the dashboard", "source": {"kind": "behavior", "ref": "evt-ui-88"}, "kind_hint": "semantic", "subject": f"user:{user}",
                  "predicate": "ui_theme", "object": "dark"},
-                {"text": "order-service 部署在 AWS", "source_kind": "agent", "source_ref": "run-17",
+                {"text": "order-service 部署在 AWS", "source": {"kind": "agent", "ref": "run-17"},
                  "kind_hint": "semantic", "subject": "order-service", "predicate": "部署在", "object": "AWS"},
             ]]
-            listed = payload(await call("list_memories", {"status": ["pending"]}))
+            listed = payload(await call("list_memories", {"statuses": ["pending"]}))
             out["list_pending"] = listed
             items = (listed["data"] or {}).get("items", []) if isinstance(listed["data"], dict) else []
             verdicts = [

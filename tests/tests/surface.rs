@@ -66,7 +66,10 @@ fn exports_the_versioned_policy_interface() {
     let mut e = engram();
     assert_eq!(
         e.runtime().info.exports,
-        vec!["engram:memory/policy@0.1.0".to_string()]
+        vec![
+            "engram:memory/policy@0.1.0".to_string(),
+            "engram:memory/json@0.1.0".to_string()
+        ]
     );
     let info = e.info().expect("info");
     assert_eq!(info.package_version, "0.1.0");
@@ -77,15 +80,14 @@ fn exports_the_versioned_policy_interface() {
 fn the_component_is_small_and_stripped() {
     let e = engram();
     let bytes = e.runtime().info.bytes;
-    // A guard against bloat, not the target (docs/benchmarks.md). Raised
-    // from 1.0 MB when the write gate gained checksummed identifier schemes,
-    // key/value credential parsing and injection marker families (949 KB →
-    // 1,038 KB at opt-level 3; opt-level 2 saves 44 KB for 9 % slower
-    // classification, "s" 121 KB for 60 %: measured side by side). Raised
-    // again for issue 24: the structural detectors (orders about the model's
-    // output, harmful code, credential positions, more checksummed IDs;
-    // +50 KB) and the kind model (weights 82 KB + code; +123 KB), within the
-    // model's 200 KB budget over 1,057,617 bytes plus the detectors.
-    assert!(bytes < 1_310_000, "component is {bytes} bytes");
+    // A guard against bloat, not the target (docs/benchmarks.md). What the
+    // parts cost, measured on the build each was added in: the policy with
+    // checksummed identifiers, credential parsing and injection markers
+    // 1,058 KB at opt-level 3 (level 2 saves 44 KB for 9 % slower
+    // classification, "s" 121 KB for 60 %); issue 24's structural
+    // detectors +50 KB and the kind model (82 KB of weights plus code)
+    // +123 KB (1,231 KB); the JSON contract exported from inside +487 KB
+    // (1,719 KB; a wac-composed adapter instead measured +596 KB).
+    assert!(bytes < 1_760_000, "component is {bytes} bytes");
     assert_eq!(e.runtime().info.sha256.len(), 64);
 }
