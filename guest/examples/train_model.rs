@@ -99,6 +99,7 @@ fn settings(args: &[String], head: &Head) -> Params {
                 "balance" => p.balance = x,
                 "file_balance" => p.file_balance = x,
                 "average_text" => p.average_text = x != 0.0,
+                "buckets" => p.buckets = x as u32,
                 _ => eprintln!("unknown setting {k}"),
             }
         }
@@ -177,6 +178,72 @@ fn main() {
             }
         }
         print!("{out}");
+    } else if args.iter().any(|a| a == "--sweep") {
+        // For heads whose class 0 is "nothing": cross-validated recall of
+        // the other classes and false positives among class-0 lines, at
+        // several thresholds on the lead over class 0 (in logits).
+        let mut leads: Vec<(bool, f64)> = Vec::new();
+        for k in 0..5 {
+            let (held, fit): (Vec<Example>, Vec<Example>) = ex
+                .iter()
+                .cloned()
+                .partition(|e| train::fold_of(&e.id, 5) == k);
+            let bytes = train::train(&fit, &params);
+            let Ok(w) = engram_guest::write::model::blob::Weights::parse(&bytes) else {
+                continue;
+            };
+            for e in &held {
+                let f = engram_guest::write::model::Features::from_ids(e.ids.clone(), e.text);
+                let r = engram_guest::write::model::rank(&w, &f, 0);
+                let lead = if r.best == 0 {
+                    f64::NEG_INFINITY
+                } else {
+                    r.scores[r.best] - r.scores[0]
+                };
+                leads.push((e.label != 0, lead));
+            }
+        }
+        let pos = leads.iter().filter(|l| l.0).count().max(1);
+        let neg = leads.iter().filter(|l| !l.0).count().max(1);
+        for t in [0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0] {
+            let tp = leads.iter().filter(|l| l.0 && l.1 >= t).count();
+            let fp = leads.iter().filter(|l| !l.0 && l.1 >= t).count();
+            println!(
+                "lead >= {t:.1}: recall {:.3} ({tp}/{pos}), false positives {:.3} ({fp}/{neg})",
+                tp as f64 / pos as f64,
+                fp as f64 / neg as f64
+            );
+        }
+    } else if args.iter().any(|a| a == "--errors") {
+        // The head's cross-validated mistakes, one line each: id, expected,
+        // got, text (for reading the data, never for the test split).
+        let text: std::collections::BTreeMap<&str, &str> = rows
+            .iter()
+            .map(|r| (r.id.as_str(), r.candidate.text.as_str()))
+            .collect();
+        for k in 0..5 {
+            let (held, fit): (Vec<Example>, Vec<Example>) = ex
+                .iter()
+                .cloned()
+                .partition(|e| train::fold_of(&e.id, 5) == k);
+            let bytes = train::train(&fit, &params);
+            let Ok(w) = engram_guest::write::model::blob::Weights::parse(&bytes) else {
+                continue;
+            };
+            for e in &held {
+                let f = engram_guest::write::model::Features::from_ids(e.ids.clone(), e.text);
+                let got = engram_guest::write::model::rank(&w, &f, 0).best;
+                if got != e.label {
+                    println!(
+                        "{}\t{}\t{}\t{}",
+                        e.id,
+                        head.classes[e.label],
+                        head.classes[got],
+                        text.get(e.id.as_str()).unwrap_or(&"")
+                    );
+                }
+            }
+        }
     } else if args.iter().any(|a| a == "--explain-cv") {
         let mut out = String::new();
         for k in 0..5 {

@@ -48,7 +48,7 @@ fn training_is_deterministic_and_depends_on_the_data() {
 }
 
 #[test]
-fn the_test_split_is_a_quarter_and_never_trained_on() {
+fn the_test_split_keeps_its_lines_and_is_never_trained_on() {
     let dir = model_dir().join("data");
     let (train_rows, test_rows) = data::load_split(&dir).expect("data");
     let ids = data::test_ids(&dir).expect("split");
@@ -58,9 +58,14 @@ fn the_test_split_is_a_quarter_and_never_trained_on() {
         "every test id names a data line"
     );
     assert!(train_rows.iter().all(|r| !ids.contains(&r.id)));
-    let share = test_rows.len() as f64 / (train_rows.len() + test_rows.len()) as f64;
-    assert!((0.2..0.3).contains(&share), "test share {share:.3}");
-    assert!(train_rows.len() + test_rows.len() >= 3000);
+    // Fixed as a quarter of the data of round 1 (756 lines); lines written
+    // since then train only, so the split keeps its size, not its share.
+    assert!(test_rows.len() >= 750, "test split of {}", test_rows.len());
+    assert!(
+        train_rows.len() >= 3000,
+        "{} training lines",
+        train_rows.len()
+    );
 }
 
 #[test]

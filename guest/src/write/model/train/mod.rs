@@ -102,7 +102,7 @@ fn kind_label(r: &data::Labelled) -> Option<usize> {
 }
 
 /// The shipped heads.
-pub const HEADS: &[Head] = &[KIND];
+pub const HEADS: &[Head] = &[KIND, super::sensitive::training::HEAD];
 
 /// A head by name.
 pub fn head(name: &str) -> Option<&'static Head> {
