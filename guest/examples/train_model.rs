@@ -6,10 +6,12 @@
 //! cargo run --release -p engram-guest --example train_model -- --cv 5  # k-fold CV on the training part
 //! cargo run --release -p engram-guest --example train_model -- --grid  # CV over a small settings grid
 //! cargo run --release -p engram-guest --example train_model -- --test  # the untouched split, once
+//! cargo run --release -p engram-guest --example train_model -- --head sensitive --sweep   # recall / false positives by margin
+//! cargo run --release -p engram-guest --example train_model -- --head sensitive --errors  # cross-validated mistakes
 //! ```
 //!
-//! `--head NAME` picks the head `--cv`, `--grid`, `--set` and `--test`
-//! measure (default `kind`; `train::HEADS` lists them).
+//! `--head NAME` picks the head `--cv`, `--grid`, `--set`, `--sweep`,
+//! `--errors` and `--test` measure (default `kind`; `train::HEADS` lists them).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -55,6 +57,28 @@ fn cv(ex: &[Example], p: &Params, folds: u64) -> (f64, Vec<Vec<usize>>) {
     let ok: usize = (0..c).map(|i| total[i][i]).sum();
     let all: usize = total.iter().flatten().sum();
     (ok as f64 / all.max(1) as f64, total)
+}
+
+/// Every example ranked by the head trained on the other four of five
+/// folds (for `--sweep` and `--errors`).
+fn cv_ranks(ex: &[Example], p: &Params) -> Vec<(Example, engram_guest::write::model::Ranked)> {
+    let mut out = Vec::new();
+    for k in 0..5 {
+        let (held, fit): (Vec<Example>, Vec<Example>) = ex
+            .iter()
+            .cloned()
+            .partition(|e| train::fold_of(&e.id, 5) == k);
+        let bytes = train::train(&fit, p);
+        let Ok(w) = engram_guest::write::model::blob::Weights::parse(&bytes) else {
+            continue;
+        };
+        for e in held {
+            let f = engram_guest::write::model::Features::from_ids(e.ids.clone(), e.text);
+            let r = engram_guest::write::model::rank(&w, &f, 0);
+            out.push((e, r));
+        }
+    }
+    out
 }
 
 /// One line per candidate: id, expected kind, the rules' kind, the model's
@@ -182,27 +206,17 @@ fn main() {
         // For heads whose class 0 is "nothing": cross-validated recall of
         // the other classes and false positives among class-0 lines, at
         // several thresholds on the lead over class 0 (in logits).
-        let mut leads: Vec<(bool, f64)> = Vec::new();
-        for k in 0..5 {
-            let (held, fit): (Vec<Example>, Vec<Example>) = ex
-                .iter()
-                .cloned()
-                .partition(|e| train::fold_of(&e.id, 5) == k);
-            let bytes = train::train(&fit, &params);
-            let Ok(w) = engram_guest::write::model::blob::Weights::parse(&bytes) else {
-                continue;
-            };
-            for e in &held {
-                let f = engram_guest::write::model::Features::from_ids(e.ids.clone(), e.text);
-                let r = engram_guest::write::model::rank(&w, &f, 0);
+        let leads: Vec<(bool, f64)> = cv_ranks(&ex, &params)
+            .into_iter()
+            .map(|(e, r)| {
                 let lead = if r.best == 0 {
                     f64::NEG_INFINITY
                 } else {
                     r.scores[r.best] - r.scores[0]
                 };
-                leads.push((e.label != 0, lead));
-            }
-        }
+                (e.label != 0, lead)
+            })
+            .collect();
         let pos = leads.iter().filter(|l| l.0).count().max(1);
         let neg = leads.iter().filter(|l| !l.0).count().max(1);
         for t in [0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0] {
@@ -221,27 +235,15 @@ fn main() {
             .iter()
             .map(|r| (r.id.as_str(), r.candidate.text.as_str()))
             .collect();
-        for k in 0..5 {
-            let (held, fit): (Vec<Example>, Vec<Example>) = ex
-                .iter()
-                .cloned()
-                .partition(|e| train::fold_of(&e.id, 5) == k);
-            let bytes = train::train(&fit, &params);
-            let Ok(w) = engram_guest::write::model::blob::Weights::parse(&bytes) else {
-                continue;
-            };
-            for e in &held {
-                let f = engram_guest::write::model::Features::from_ids(e.ids.clone(), e.text);
-                let got = engram_guest::write::model::rank(&w, &f, 0).best;
-                if got != e.label {
-                    println!(
-                        "{}\t{}\t{}\t{}",
-                        e.id,
-                        head.classes[e.label],
-                        head.classes[got],
-                        text.get(e.id.as_str()).unwrap_or(&"")
-                    );
-                }
+        for (e, r) in cv_ranks(&ex, &params) {
+            if r.best != e.label {
+                println!(
+                    "{}\t{}\t{}\t{}",
+                    e.id,
+                    head.classes[e.label],
+                    head.classes[r.best],
+                    text.get(e.id.as_str()).unwrap_or(&"")
+                );
             }
         }
     } else if args.iter().any(|a| a == "--explain-cv") {
