@@ -278,8 +278,10 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
     let wp = &policy.write;
     let text = c.text.trim();
     let mut a = analyse(c, now, policy);
-    // ── The learned kind-and-value decision (write/model) ──────────────
-    let (text_kind, strong) = learned_kind(c, &mut a);
+    // ── The learned decisions (write/model): one set of features, read by
+    // the kind head and the sensitive-data head ──────────────────────────
+    let f = features(c, &a, model::WEIGHTS.buckets());
+    let (text_kind, strong) = learned_kind(&f, &mut a);
     let Analysis {
         observed,
         folded,
@@ -290,6 +292,7 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
         ..
     } = a;
     let kind = apply_hint(c, text_kind, strong, &s, wp, &mut reasons, &mut signals);
+    learned_personal(&f, kind, &mut reasons, &mut signals);
 
     if kind == CandidateKind::Procedural && untrusted && signals.injection.is_none() {
         let why = format!(
@@ -359,16 +362,15 @@ const MODEL_OVER_STRONG_RULES: f64 = 1.0;
 /// untrusted text the rules found nothing to keep in, and strong rule
 /// evidence unless the model is a logit ahead. Its top features go into the
 /// reasons either way.
-fn learned_kind(c: &Candidate, a: &mut Analysis) -> (CandidateKind, bool) {
+fn learned_kind(f: &Features, a: &mut Analysis) -> (CandidateKind, bool) {
     if a.signals.injection.is_some() {
         return (a.rule_kind, a.strong);
     }
-    let f = features(c, a, model::WEIGHTS.buckets());
     // An explicit task-scope cue ("这次", "for now", "just this once") is
     // the definition of working memory (SPEC §3.1): a hard rule, like an
     // injection; the model is still shown in the reasons.
     let task_cue = a.rule_kind == CandidateKind::Working && !a.s.task.is_empty();
-    let d = model::decide(&f);
+    let d = model::decide(f);
     let name = candidate_kind_name(d.kind);
     if task_cue && d.kind != a.rule_kind {
         a.reasons.push(format!(
@@ -441,6 +443,36 @@ fn learned_kind(c: &Candidate, a: &mut Analysis) -> (CandidateKind, bool) {
         }
     }
     (d.kind, d.margin >= MODEL_STRONG_MARGIN)
+}
+
+/// Sensitive personal data said in ordinary words ("我对芒果过敏", "my
+/// take-home is about 4k"): the learned head (`model::sensitive`) adds a
+/// personal-data finding that the sensitivity gate treats like the
+/// detectors' (rejected without an explicit ask, pending with one). It
+/// guards lasting memory: task state and text with nothing to keep are
+/// left to the detectors, and a family the detectors already found is not
+/// reported twice.
+fn learned_personal(
+    f: &Features,
+    kind: CandidateKind,
+    reasons: &mut Vec<String>,
+    signals: &mut Signals,
+) {
+    let lasting = matches!(
+        kind,
+        CandidateKind::Semantic | CandidateKind::Episodic | CandidateKind::Procedural
+    );
+    if !lasting || signals.injection.is_some() {
+        return;
+    }
+    let Some(found) = model::sensitive::detect(f) else {
+        return;
+    };
+    if signals.personal.iter().any(|p| p.family == found.family) {
+        return;
+    }
+    reasons.push(format!("sensitive-data model: {}", found.describe()));
+    signals.personal.push(found);
 }
 
 /// The rule scan's structural signals, as named model features.
@@ -2716,6 +2748,47 @@ mod tests {
             &Policy::default(),
         );
         cls.kind
+    }
+
+    fn learned_personal_family(text: &str) -> Option<&'static str> {
+        let c = cand(text, SourceKind::User);
+        let now = c.observed_at.unwrap_or(Datetime {
+            epoch_ms: 0,
+            offset_minutes: 0,
+        });
+        let cls = classify(&c, now, &Policy::default());
+        let found = cls
+            .reasons
+            .iter()
+            .any(|r| r.starts_with("sensitive-data model"));
+        found.then(|| cls.signals.personal.last().map_or("", |f| f.family))
+    }
+
+    #[test]
+    fn the_sensitive_data_head_finds_health_and_pay_in_ordinary_words() {
+        // No listed keyword in these: the learned head names the family,
+        // and the finding reaches the sensitivity gate with the others.
+        assert_eq!(
+            learned_personal_family("我吃虾会起疹子，喉咙也会肿。"),
+            Some("health")
+        );
+        assert_eq!(
+            learned_personal_family("I'm on blood thinners."),
+            Some("health")
+        );
+        assert_eq!(
+            learned_personal_family("我车贷每个月还三千八。"),
+            Some("pay-or-debt")
+        );
+        // Look-alikes stay ordinary.
+        for text in [
+            "I take the bus to work.",
+            "药店在哪？",
+            "order-service is deployed on AWS",
+            "payment-service database: PostgreSQL 16",
+        ] {
+            assert_eq!(learned_personal_family(text), None, "{text}");
+        }
     }
 
     #[test]
