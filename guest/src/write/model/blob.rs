@@ -3,15 +3,16 @@
 //! ```text
 //! 0..4    magic "EGM1"
 //! 4..8    buckets (u32, a power of two)
-//! 8       classes (u8, = 5)
+//! 8       classes (u8, 1..=16; 1 = one logit, a binary head)
 //! 9       flags: bit 0 = text n-grams averaged (× 1/√n)
 //! 10..12  zero
 //! 12..16  scale (f32 bits): one integer weight unit in logits
 //! 16..    bias (i8 × classes), then weights (i8 × classes) bucket by bucket
 //! ```
 //!
-//! The header is checked at compile time, so a malformed file fails the
-//! build rather than a call.
+//! The same layout serves every head (the kind model's five classes, the
+//! injection detector's one logit). A head's header is checked at compile
+//! time, so a malformed file fails the build rather than a call.
 
 /// The file compiled into the component.
 const EMBEDDED: &[u8] = include_bytes!("../../../model/weights.bin");
@@ -23,8 +24,14 @@ const fn u32_at(b: &[u8], at: usize) -> u32 {
     (b[at] as u32) | (b[at + 1] as u32) << 8 | (b[at + 2] as u32) << 16 | (b[at + 3] as u32) << 24
 }
 
-/// Checks a weight file's header and length; `Err` names what is wrong.
+/// Checks a weight file of the kind model (five classes).
 pub const fn check(b: &[u8]) -> Result<(), &'static str> {
+    check_classes(b, 5)
+}
+
+/// Checks a weight file's header and length for a head of `classes`
+/// outputs; `Err` names what is wrong.
+pub const fn check_classes(b: &[u8], classes: usize) -> Result<(), &'static str> {
     if b.len() < HEADER {
         return Err("shorter than the header");
     }
@@ -32,9 +39,8 @@ pub const fn check(b: &[u8]) -> Result<(), &'static str> {
         return Err("bad magic");
     }
     let buckets = u32_at(b, 4) as usize;
-    let classes = b[8] as usize;
-    if classes != 5 {
-        return Err("not five classes");
+    if b[8] as usize != classes {
+        return Err("not the head's number of classes");
     }
     if !buckets.is_power_of_two() {
         return Err("bucket count is not a power of two");
@@ -62,9 +68,20 @@ impl<'a> Weights<'a> {
         Weights { bytes: EMBEDDED }
     }
 
-    /// A view of other bytes, checked.
+    /// Another head's embedded file; the caller checks it at compile time
+    /// (`const _: () = assert!(check_classes(BYTES, n).is_ok());`).
+    pub const fn from_static(bytes: &'static [u8]) -> Weights<'static> {
+        Weights { bytes }
+    }
+
+    /// A view of other bytes, checked (the kind model's five classes).
     pub fn parse(bytes: &'a [u8]) -> Result<Weights<'a>, &'static str> {
-        check(bytes)?;
+        Self::parse_classes(bytes, 5)
+    }
+
+    /// A view of other bytes, checked for a head of `classes` outputs.
+    pub fn parse_classes(bytes: &'a [u8], classes: usize) -> Result<Weights<'a>, &'static str> {
+        check_classes(bytes, classes)?;
         Ok(Weights { bytes })
     }
 
@@ -99,9 +116,16 @@ impl<'a> Weights<'a> {
         let at = HEADER + classes + (id as usize) * classes + class;
         self.bytes.get(at).map_or(0, |&b| b as i8 as i32)
     }
+
+    /// A class's score for a set of feature ids, in logits: the bias plus
+    /// each id's weight (ids may repeat; each counts).
+    pub fn logit(&self, ids: &[u32], class: usize) -> f64 {
+        let sum: i32 = self.bias(class) + ids.iter().map(|&id| self.weight(id, class)).sum::<i32>();
+        sum as f64 * self.scale()
+    }
 }
 
-/// Writes a weight file.
+/// Writes a weight file of the kind model (five classes).
 pub fn encode(
     buckets: u32,
     average_text: bool,
@@ -109,10 +133,24 @@ pub fn encode(
     bias: &[i8; 5],
     weights: &[[i8; 5]],
 ) -> Vec<u8> {
-    let mut out = Vec::with_capacity(HEADER + 5 * (weights.len() + 1));
+    let rows: Vec<&[i8]> = weights.iter().map(|r| &r[..]).collect();
+    encode_rows(buckets, average_text, scale, bias, &rows)
+}
+
+/// Writes a weight file for a head of `bias.len()` outputs: one row of
+/// that many weights per bucket.
+pub fn encode_rows(
+    buckets: u32,
+    average_text: bool,
+    scale: f32,
+    bias: &[i8],
+    weights: &[&[i8]],
+) -> Vec<u8> {
+    let classes = bias.len();
+    let mut out = Vec::with_capacity(HEADER + classes * (weights.len() + 1));
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&buckets.to_le_bytes());
-    out.extend_from_slice(&[5, average_text as u8, 0, 0]);
+    out.extend_from_slice(&[classes as u8, average_text as u8, 0, 0]);
     out.extend_from_slice(&scale.to_bits().to_le_bytes());
     out.extend(bias.iter().map(|&b| b as u8));
     for row in weights {
@@ -147,5 +185,17 @@ mod tests {
         bytes.push(0);
         bytes[0] = b'X';
         assert_eq!(check(&bytes), Err("bad magic"));
+    }
+
+    #[test]
+    fn a_one_logit_head_round_trips() {
+        let rows: Vec<&[i8]> = vec![&[3], &[-2], &[0], &[7]];
+        let bytes = encode_rows(4, false, 0.5, &[1], &rows);
+        assert_eq!(check(&bytes), Err("not the head's number of classes"));
+        let w = Weights::parse_classes(&bytes, 1).unwrap();
+        assert_eq!(w.classes(), 1);
+        assert_eq!(w.weight(3, 0), 7);
+        // bias 1 + 3 + 7 + 7, in units of 0.5.
+        assert_eq!(w.logit(&[0, 3, 3], 0), 9.0);
     }
 }

@@ -117,22 +117,34 @@ impl Lcg {
     }
 }
 
-/// Trains and returns the weight file.
+/// Trains and returns the weight file of the kind model (five classes).
 pub fn train(examples: &[Example], p: &Params) -> Vec<u8> {
+    train_head(examples, p, 5)
+}
+
+/// Trains a head of `classes` outputs and returns its weight file. Two or
+/// more classes: a softmax over them, `label` the class index. One: a
+/// single logit (binary logistic regression), `label` 1 for a positive and
+/// 0 for a negative. Both share the features, the shuffle, the balancing
+/// and the quantisation.
+pub fn train_head(examples: &[Example], p: &Params, classes: usize) -> Vec<u8> {
+    let k_out = classes.max(1);
+    // Labels to balance over: a binary head has two.
+    let labels = k_out.max(2);
     let n = p.buckets as usize;
-    let mut w = vec![[0f64; 5]; n];
-    let mut g2 = vec![[1e-8f64; 5]; n];
-    let mut b = [0f64; 5];
-    let mut gb2 = [1e-8f64; 5];
-    let mut counts = [0usize; 5];
+    let mut w = vec![vec![0f64; k_out]; n];
+    let mut g2 = vec![vec![1e-8f64; k_out]; n];
+    let mut b = vec![0f64; k_out];
+    let mut gb2 = vec![1e-8f64; k_out];
+    let mut counts = vec![0usize; labels];
     for e in examples {
-        counts[e.label] += 1;
+        counts[e.label.min(labels - 1)] += 1;
     }
     let total = examples.len().max(1) as f64;
     let class_weight: Vec<f64> = counts
         .iter()
         .map(|&c| {
-            let even = total / (5.0 * c.max(1) as f64);
+            let even = total / (labels as f64 * c.max(1) as f64);
             1.0 + p.balance * (even - 1.0)
         })
         .collect();
@@ -145,11 +157,13 @@ pub fn train(examples: &[Example], p: &Params) -> Vec<u8> {
         .iter()
         .map(|e| {
             let even = total / (files * per_file[e.file.as_str()] as f64);
-            class_weight[e.label] * (1.0 + p.file_balance * (even - 1.0))
+            class_weight[e.label.min(labels - 1)] * (1.0 + p.file_balance * (even - 1.0))
         })
         .collect();
     let mut order: Vec<usize> = (0..examples.len()).collect();
     let mut rng = Lcg(p.seed);
+    let mut z = vec![0f64; k_out];
+    let mut prob = vec![0f64; k_out];
     for _ in 0..p.epochs {
         for i in (1..order.len()).rev() {
             let j = (rng.next() % (i as u64 + 1)) as usize;
@@ -163,25 +177,43 @@ pub fn train(examples: &[Example], p: &Params) -> Vec<u8> {
             } else {
                 1.0
             };
-            let mut z = b;
+            z.copy_from_slice(&b);
             for (n, &id) in e.ids.iter().enumerate() {
                 let row = &w[id as usize];
                 let x = if n < e.text { factor } else { 1.0 };
-                for k in 0..5 {
+                for k in 0..k_out {
                     z[k] += row[k] * x;
                 }
             }
-            let max = z.iter().copied().fold(f64::MIN, f64::max);
-            let mut prob = [0f64; 5];
-            let mut sum = 0.0;
-            for k in 0..5 {
-                prob[k] = exp(z[k] - max);
-                sum += prob[k];
+            if k_out == 1 {
+                // σ(z), from the same deterministic exp.
+                prob[0] = if z[0] >= 0.0 {
+                    1.0 / (1.0 + exp(-z[0]))
+                } else {
+                    let t = exp(z[0]);
+                    t / (1.0 + t)
+                };
+            } else {
+                let max = z.iter().copied().fold(f64::MIN, f64::max);
+                let mut sum = 0.0;
+                for k in 0..k_out {
+                    prob[k] = exp(z[k] - max);
+                    sum += prob[k];
+                }
+                for x in prob.iter_mut() {
+                    *x /= sum;
+                }
             }
             let cw = weight[i];
-            for k in 0..5 {
-                let y = if k == e.label { 1.0 } else { 0.0 };
-                let g = cw * (prob[k] / sum - y);
+            for k in 0..k_out {
+                let y = if k_out == 1 {
+                    (e.label == 1) as u8 as f64
+                } else if k == e.label {
+                    1.0
+                } else {
+                    0.0
+                };
+                let g = cw * (prob[k] - y);
                 gb2[k] += g * g;
                 b[k] -= p.rate * g / gb2[k].sqrt();
                 for (n, &id) in e.ids.iter().enumerate() {
@@ -198,7 +230,7 @@ pub fn train(examples: &[Example], p: &Params) -> Vec<u8> {
 }
 
 /// Rounds the weights to i8 with one scale (the largest magnitude ↦ 127).
-fn quantise(buckets: u32, average_text: bool, b: &[f64; 5], w: &[[f64; 5]]) -> Vec<u8> {
+fn quantise(buckets: u32, average_text: bool, b: &[f64], w: &[Vec<f64>]) -> Vec<u8> {
     let mut max = b.iter().fold(0f64, |m, x| m.max(x.abs()));
     for row in w {
         for x in row {
@@ -208,12 +240,13 @@ fn quantise(buckets: u32, average_text: bool, b: &[f64; 5], w: &[[f64; 5]]) -> V
     let scale = (max / 127.0).max(1e-9) as f32;
     let s = scale as f64;
     let q = |x: f64| (x / s).round().clamp(-127.0, 127.0) as i8;
-    let bias = [q(b[0]), q(b[1]), q(b[2]), q(b[3]), q(b[4])];
-    let rows: Vec<[i8; 5]> = w
+    let bias: Vec<i8> = b.iter().map(|&x| q(x)).collect();
+    let rows: Vec<Vec<i8>> = w
         .iter()
-        .map(|r| [q(r[0]), q(r[1]), q(r[2]), q(r[3]), q(r[4])])
+        .map(|r| r.iter().map(|&x| q(x)).collect())
         .collect();
-    blob::encode(buckets, average_text, scale, &bias, &rows)
+    let refs: Vec<&[i8]> = rows.iter().map(Vec::as_slice).collect();
+    blob::encode_rows(buckets, average_text, scale, &bias, &refs)
 }
 
 /// Accuracy of a weight file on examples, and its confusion matrix
