@@ -1,5 +1,6 @@
-//! The shipped kind-model weights are exactly what the training recipe
-//! builds from the data in `guest/model/data/` (the test split left out).
+//! The shipped weights of every model head are exactly what the training
+//! recipe builds from the data in `guest/model/data/` (the test split left
+//! out).
 
 use std::path::PathBuf;
 
@@ -12,18 +13,23 @@ fn model_dir() -> PathBuf {
 
 #[test]
 fn shipped_weights_equal_a_fresh_training_run() {
-    let fresh = train::train_shipped(&model_dir().join("data")).expect("training data loads");
-    let shipped = std::fs::read(model_dir().join("weights.bin")).expect("weights.bin");
-    assert_eq!(
-        fresh.len(),
-        shipped.len(),
-        "weights.bin is stale: rerun `cargo run --release -p engram-guest --example train_model`"
-    );
-    let first = fresh.iter().zip(&shipped).position(|(a, b)| a != b);
-    assert_eq!(
-        first, None,
-        "weights.bin differs from a fresh training run (first at byte {first:?}): rerun the train_model example"
-    );
+    for head in train::HEADS {
+        let fresh =
+            train::train_head(&model_dir().join("data"), head).expect("training data loads");
+        let shipped = std::fs::read(model_dir().join(head.file)).expect("weight file");
+        assert_eq!(
+            fresh.len(),
+            shipped.len(),
+            "{} is stale: rerun `cargo run --release -p engram-guest --example train_model`",
+            head.file
+        );
+        let first = fresh.iter().zip(&shipped).position(|(a, b)| a != b);
+        assert_eq!(
+            first, None,
+            "{} differs from a fresh training run (first at byte {first:?}): rerun the train_model example",
+            head.file
+        );
+    }
 }
 
 #[test]

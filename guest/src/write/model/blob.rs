@@ -1,37 +1,37 @@
-//! The weight file: a fixed little-endian layout read in place.
+//! The weight file of a head: a fixed little-endian layout read in place.
 //!
 //! ```text
 //! 0..4    magic "EGM1"
 //! 4..8    buckets (u32, a power of two)
-//! 8       classes (u8, 1..=16; 1 = one logit, a binary head)
+//! 8       classes (u8, 2..=MAX_CLASSES)
 //! 9       flags: bit 0 = text n-grams averaged (× 1/√n)
 //! 10..12  zero
 //! 12..16  scale (f32 bits): one integer weight unit in logits
 //! 16..    bias (i8 × classes), then weights (i8 × classes) bucket by bucket
 //! ```
 //!
-//! The same layout serves every head (the kind model's five classes, the
-//! injection detector's one logit). A head's header is checked at compile
-//! time, so a malformed file fails the build rather than a call.
+//! Every head reads the same hashed features. A head may have fewer buckets
+//! than the features were hashed into: its bucket is the feature's id masked
+//! to its table (the low bits of the same hash), so a small head shares the
+//! features of a large one.
+//!
+//! The header is checked at compile time ([`Weights::from_static`]), so a
+//! malformed file fails the build rather than a call.
 
-/// The file compiled into the component.
+/// The kind head's file, compiled into the component.
 const EMBEDDED: &[u8] = include_bytes!("../../../model/weights.bin");
 /// Header length.
 pub const HEADER: usize = 16;
 pub const MAGIC: &[u8; 4] = b"EGM1";
+/// The most classes a head may have.
+pub const MAX_CLASSES: usize = 8;
 
 const fn u32_at(b: &[u8], at: usize) -> u32 {
     (b[at] as u32) | (b[at + 1] as u32) << 8 | (b[at + 2] as u32) << 16 | (b[at + 3] as u32) << 24
 }
 
-/// Checks a weight file of the kind model (five classes).
+/// Checks a weight file's header and length; `Err` names what is wrong.
 pub const fn check(b: &[u8]) -> Result<(), &'static str> {
-    check_classes(b, 5)
-}
-
-/// Checks a weight file's header and length for a head of `classes`
-/// outputs; `Err` names what is wrong.
-pub const fn check_classes(b: &[u8], classes: usize) -> Result<(), &'static str> {
     if b.len() < HEADER {
         return Err("shorter than the header");
     }
@@ -39,8 +39,9 @@ pub const fn check_classes(b: &[u8], classes: usize) -> Result<(), &'static str>
         return Err("bad magic");
     }
     let buckets = u32_at(b, 4) as usize;
-    if b[8] as usize != classes {
-        return Err("not the head's number of classes");
+    let classes = b[8] as usize;
+    if classes < 2 || classes > MAX_CLASSES {
+        return Err("class count out of range");
     }
     if !buckets.is_power_of_two() {
         return Err("bucket count is not a power of two");
@@ -51,11 +52,6 @@ pub const fn check_classes(b: &[u8], classes: usize) -> Result<(), &'static str>
     Ok(())
 }
 
-const _: () = assert!(
-    check(EMBEDDED).is_ok(),
-    "guest/model/weights.bin is malformed"
-);
-
 /// A view of a weight file.
 #[derive(Debug, Clone, Copy)]
 pub struct Weights<'a> {
@@ -63,25 +59,24 @@ pub struct Weights<'a> {
 }
 
 impl<'a> Weights<'a> {
-    /// The file compiled into the component (checked at build time).
+    /// The kind head's file (checked at build time).
     pub const fn embedded() -> Weights<'static> {
-        Weights { bytes: EMBEDDED }
+        Weights::from_static(EMBEDDED)
     }
 
-    /// Another head's embedded file; the caller checks it at compile time
-    /// (`const _: () = assert!(check_classes(BYTES, n).is_ok());`).
+    /// A file compiled into the component (`include_bytes!`), checked when
+    /// the `static` holding it is built: a malformed file fails the build.
     pub const fn from_static(bytes: &'static [u8]) -> Weights<'static> {
+        assert!(
+            check(bytes).is_ok(),
+            "a compiled-in weight file is malformed"
+        );
         Weights { bytes }
     }
 
-    /// A view of other bytes, checked (the kind model's five classes).
+    /// A view of other bytes, checked.
     pub fn parse(bytes: &'a [u8]) -> Result<Weights<'a>, &'static str> {
-        Self::parse_classes(bytes, 5)
-    }
-
-    /// A view of other bytes, checked for a head of `classes` outputs.
-    pub fn parse_classes(bytes: &'a [u8], classes: usize) -> Result<Weights<'a>, &'static str> {
-        check_classes(bytes, classes)?;
+        check(bytes)?;
         Ok(Weights { bytes })
     }
 
@@ -105,46 +100,35 @@ impl<'a> Weights<'a> {
     }
 
     pub fn bias(&self, class: usize) -> i32 {
+        if class >= self.classes() {
+            return 0;
+        }
         self.bytes
             .get(HEADER + class)
             .map_or(0, |&b| b as i8 as i32)
     }
 
-    /// The weight of a hashed feature for a class (0 outside the table).
+    /// The weight of a hashed feature for a class (its id masked to this
+    /// table; 0 for a class outside it).
     pub fn weight(&self, id: u32, class: usize) -> i32 {
         let classes = self.classes();
+        if class >= classes {
+            return 0;
+        }
+        let id = id & (self.buckets() - 1);
         let at = HEADER + classes + (id as usize) * classes + class;
         self.bytes.get(at).map_or(0, |&b| b as i8 as i32)
     }
-
-    /// A class's score for a set of feature ids, in logits: the bias plus
-    /// each id's weight (ids may repeat; each counts).
-    pub fn logit(&self, ids: &[u32], class: usize) -> f64 {
-        let sum: i32 = self.bias(class) + ids.iter().map(|&id| self.weight(id, class)).sum::<i32>();
-        sum as f64 * self.scale()
-    }
 }
 
-/// Writes a weight file of the kind model (five classes).
-pub fn encode(
-    buckets: u32,
-    average_text: bool,
-    scale: f32,
-    bias: &[i8; 5],
-    weights: &[[i8; 5]],
-) -> Vec<u8> {
-    let rows: Vec<&[i8]> = weights.iter().map(|r| &r[..]).collect();
-    encode_rows(buckets, average_text, scale, bias, &rows)
-}
-
-/// Writes a weight file for a head of `bias.len()` outputs: one row of
-/// that many weights per bucket.
-pub fn encode_rows(
+/// Writes a weight file: `bias` has one entry per class, `weights` one row
+/// of as many per bucket.
+pub fn encode<R: AsRef<[i8]>>(
     buckets: u32,
     average_text: bool,
     scale: f32,
     bias: &[i8],
-    weights: &[&[i8]],
+    weights: &[R],
 ) -> Vec<u8> {
     let classes = bias.len();
     let mut out = Vec::with_capacity(HEADER + classes * (weights.len() + 1));
@@ -154,7 +138,7 @@ pub fn encode_rows(
     out.extend_from_slice(&scale.to_bits().to_le_bytes());
     out.extend(bias.iter().map(|&b| b as u8));
     for row in weights {
-        out.extend(row.iter().map(|&b| b as u8));
+        out.extend(row.as_ref().iter().map(|&b| b as u8));
     }
     out
 }
@@ -169,33 +153,37 @@ mod tests {
         let bytes = encode(8, true, 0.25, &[0, 1, 2, 3, -4], &rows);
         let w = Weights::parse(&bytes).unwrap();
         assert_eq!(w.buckets(), 8);
+        assert_eq!(w.classes(), 5);
         assert_eq!(w.scale(), 0.25);
         assert!(w.averages_text());
         assert_eq!(w.bias(4), -4);
         assert_eq!(w.weight(7, 3), -4);
-        assert_eq!(w.weight(99, 0), 0, "outside the table");
+        assert_eq!(w.weight(7, 5), 0, "no such class");
+    }
+
+    #[test]
+    fn a_smaller_table_reads_the_low_bits_of_a_larger_ones_id() {
+        let mut rows = vec![[0i8; 2]; 4];
+        rows[3] = [7, -7];
+        let bytes = encode(4, false, 1.0, &[0, 0], &rows);
+        let w = Weights::parse(&bytes).unwrap();
+        assert_eq!(w.classes(), 2);
+        // Ids hashed into 16 buckets land in bucket id % 4 of this table.
+        assert_eq!(w.weight(3, 0), 7);
+        assert_eq!(w.weight(15, 1), -7);
+        assert_eq!(w.weight(13, 0), 0);
     }
 
     #[test]
     fn malformed_files_are_refused() {
         assert!(check(b"EGM1").is_err());
-        let mut bytes = encode(8, false, 1.0, &[0; 5], &[[0; 5]; 8]);
+        let mut bytes = encode(8, false, 1.0, &[0; 5], &[[0i8; 5]; 8]);
         bytes.pop();
         assert_eq!(check(&bytes), Err("length does not match the header"));
         bytes.push(0);
         bytes[0] = b'X';
         assert_eq!(check(&bytes), Err("bad magic"));
-    }
-
-    #[test]
-    fn a_one_logit_head_round_trips() {
-        let rows: Vec<&[i8]> = vec![&[3], &[-2], &[0], &[7]];
-        let bytes = encode_rows(4, false, 0.5, &[1], &rows);
-        assert_eq!(check(&bytes), Err("not the head's number of classes"));
-        let w = Weights::parse_classes(&bytes, 1).unwrap();
-        assert_eq!(w.classes(), 1);
-        assert_eq!(w.weight(3, 0), 7);
-        // bias 1 + 3 + 7 + 7, in units of 0.5.
-        assert_eq!(w.logit(&[0, 3, 3], 0), 9.0);
+        let one = encode(8, false, 1.0, &[0; 1], &[[0i8; 1]; 8]);
+        assert_eq!(check(&one), Err("class count out of range"));
     }
 }
