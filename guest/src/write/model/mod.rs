@@ -20,6 +20,7 @@
 
 pub mod blob;
 pub mod features;
+pub mod injection;
 #[cfg(feature = "train")]
 pub mod train;
 
