@@ -42,7 +42,7 @@ use crate::types::{
 };
 use crate::write::detect::injection::{self, Carrier, Injection, Instruction};
 use crate::write::detect::secrets::{self, Finding};
-use crate::write::model::injection::Via;
+use crate::write::model::injection::{Span, Via};
 use crate::write::model::{self, Features};
 
 /// What a candidate is, and the payload it would be stored with.
@@ -288,10 +288,14 @@ fn via_of(c: &Candidate, carrier: Option<&Carrier>) -> Via {
     }
 }
 
+/// Carried text as the learned injection detector reads it: the folded
+/// text, the carried spans, how it arrived.
+pub type Carried = (String, Vec<Span>, Via);
+
 /// The carried text of a candidate as the learned injection detector reads
 /// it (training uses this): the folded text (secrets masked), the carried
 /// spans, and how it arrived. `None` when nothing is carried.
-pub fn carried_text(c: &Candidate, policy: &Policy) -> Option<(String, Vec<(usize, usize)>, Via)> {
+pub fn carried_text(c: &Candidate, policy: &Policy) -> Option<Carried> {
     let wp = &policy.write;
     let (_, _, folded) = masked_fold(c.text.trim(), wp);
     let trust = policy.source(c.source.kind);

@@ -59,6 +59,9 @@ const MAX_SEGMENT: usize = 320;
 /// input; long documents are scanned from both ends, where injections sit).
 const MAX_SEGMENTS: usize = 400;
 
+/// A byte range of a text.
+pub type Span = (usize, usize);
+
 /// How the carried text arrived, as a feature.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Via {
@@ -319,13 +322,16 @@ fn features(seg: &str, ctx: Context, buckets: u32, with_names: bool) -> SegmentF
         }
         // Character 4-grams of longer words, with word boundaries.
         if !is_unspaced(t) && t.chars().count() >= 5 {
-            let chars: Vec<char> = std::iter::once('^')
-                .chain(t.chars())
-                .chain(std::iter::once('$'))
+            // Slices of the framed word (no string per gram).
+            let framed = format!("^{t}$");
+            let at: Vec<usize> = framed
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain(std::iter::once(framed.len()))
                 .collect();
-            for w in chars.windows(4) {
-                let g: String = w.iter().collect();
-                push("ic", &[&g], &|| format!("part '{g}'"));
+            for k in 0..at.len().saturating_sub(4) {
+                let g = &framed[at[k]..at[k + 4]];
+                push("ic", &[g], &|| format!("part '{g}'"));
             }
         }
     }

@@ -46,11 +46,14 @@ pub struct Doc {
     pub payload: Option<String>,
 }
 
+/// A segment's range, feature ids and label (`None`: left out).
+pub type LabelledSegment = (injection::Span, Vec<u32>, Option<bool>);
+
 /// A document's segments: range, features, and label (`None`: left out).
 #[derive(Debug, Clone)]
 pub struct Segmented {
     pub doc: usize,
-    pub segments: Vec<((usize, usize), Vec<u32>, Option<bool>)>,
+    pub segments: Vec<LabelledSegment>,
 }
 
 fn s(v: &Value, k: &str) -> Option<String> {
