@@ -86,6 +86,9 @@ fn the_component_is_small_and_stripped() {
     // output, harmful code, credential positions, more checksummed IDs;
     // +50 KB) and the kind model (weights 82 KB + code; +123 KB), within the
     // model's 200 KB budget over 1,057,617 bytes plus the detectors.
-    assert!(bytes < 1_310_000, "component is {bytes} bytes");
+    // Issue 24 round 2: the learned injection detector (weights 64 KB +
+    // segmenting and features) and the hidden-encoding decoder: 1,231,312 →
+    // 1,351,651 bytes.
+    assert!(bytes < 1_400_000, "component is {bytes} bytes");
     assert_eq!(e.runtime().info.sha256.len(), 64);
 }
