@@ -21,6 +21,7 @@
 pub mod blob;
 pub mod features;
 pub mod sensitive;
+pub mod injection;
 #[cfg(feature = "train")]
 pub mod train;
 

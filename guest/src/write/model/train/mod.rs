@@ -19,6 +19,7 @@ use crate::core::config::Policy;
 use crate::types::{Candidate, CandidateKind, Datetime};
 
 pub mod data;
+pub mod injection;
 
 /// Training settings (chosen by cross-validation on the training part).
 #[derive(Debug, Clone, Copy)]
