@@ -124,6 +124,18 @@ pub fn scope_visible(mem: &Scope, query: &Scope) -> bool {
         && dim(&mem.agent, &query.agent)
 }
 
+/// May `principal` see content owned by `owner` (a tombstone's scope): the
+/// same tenant, and on every dimension the principal pins, the owner's is
+/// unset (wider) or equal. Never another user's or project's.
+pub fn principal_sees_owner(principal: &Principal, owner: &Scope) -> bool {
+    fn dim(p: &Option<String>, o: &Option<String>) -> bool {
+        p.is_none() || o.is_none() || p == o
+    }
+    principal.tenant == owner.tenant
+        && dim(&principal.user, &owner.user)
+        && dim(&principal.project, &owner.project)
+}
+
 /// Is a memory in `mem` stored under `scope` (equal on every dimension the
 /// scope sets; anything on the ones it leaves unset)?
 pub fn scope_within(mem: &Scope, scope: &Scope) -> bool {
