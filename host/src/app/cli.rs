@@ -461,11 +461,8 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
                     let tenant = match &s.value {
                         w::ForgetSelector::MemoryId(id) => match &cli.flags.tenant {
                             Some(t) => t.clone(),
-                            None => e.tenant_of(id)?.ok_or_else(|| {
-                                Failure::input(format!(
-                                    "line {}: no memory with id '{id}'",
-                                    s.number
-                                ))
+                            None => owning_tenant(e, id).map_err(|f| {
+                                Failure::input(format!("line {}: {}", s.number, f.message))
                             })?,
                         },
                         w::ForgetSelector::Key(k) => k.scope.tenant.clone(),
@@ -490,9 +487,7 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         Cmd::History { id } => {
             let tenant = match &cli.flags.tenant {
                 Some(t) => t.clone(),
-                None => engram
-                    .tenant_of(id)?
-                    .ok_or_else(|| Failure::input(format!("no memory with id '{id}'")))?,
+                None => owning_tenant(&mut engram, id)?,
             };
             let revs = engram.history(principal_for(&cli, &tenant), id)?;
             print_lines(out, &revs.iter().map(wire::memory_json).collect::<Vec<_>>())
@@ -517,6 +512,20 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         | Cmd::Mcp
         | Cmd::LoadTest(_)
         | Cmd::Vacuum => Ok(()),
+    }
+}
+
+/// The one tenant holding memory `id`, for an operator run without
+/// `--tenant` (ids are unique per tenant only).
+fn owning_tenant(engram: &mut Engram, id: &str) -> Result<String, Failure> {
+    let mut tenants = engram.tenants_of(id)?;
+    match tenants.len() {
+        0 => Err(Failure::input(format!("no memory with id '{id}'"))),
+        1 => Ok(tenants.remove(0)),
+        n => Err(Failure::input(format!(
+            "memory id '{id}' exists in {n} tenants ({}): pass --tenant",
+            tenants.join(", ")
+        ))),
     }
 }
 
