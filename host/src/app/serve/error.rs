@@ -129,7 +129,11 @@ pub async fn json_errors(req: Request, next: Next) -> Response {
                 .and_then(|v| v.to_str().ok())
                 .unwrap_or("")
                 .to_string();
-            format!("{method} is not allowed on {path} (allowed: {allowed})")
+            if allowed.is_empty() {
+                format!("{method} is not allowed on {path} (docs/serve.md)")
+            } else {
+                format!("{method} is not allowed on {path} (allowed: {allowed})")
+            }
         }
         _ if !text.is_empty() => text,
         _ => status
