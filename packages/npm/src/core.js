@@ -6,7 +6,8 @@
 // with a static `load(options)`.
 
 import { EngramError, EngramTrapError, StoreError } from './errors.js';
-import { checkScope } from './stores/common.js';
+import { deriveKey, ownerOf, seesOwner } from './fingerprint.js';
+import { checkScope, denial } from './stores/common.js';
 import { MemoryStore } from './stores/memory.js';
 import { wasiStubs } from './wasi.js';
 import * as wire from './wire.js';
@@ -139,11 +140,27 @@ export class Engram {
           const p = principal();
           for (const op of ops) {
             if (op.tag === 'insert' || op.tag === 'update') checkScope(p, op.val.memory.scope);
-            else if (op.tag === 'append') checkScope(p, op.val.scope);
+            else if (op.tag === 'append' || op.tag === 'scrub-events') checkScope(p, op.val.scope);
+            else if (op.tag === 'tombstone') {
+              // Owned by the principal or narrower: never another user's
+              // scope, nor the whole tenant for a user-pinned handle.
+              checkScope(p, op.val.scope);
+              if (op.val.scope.thread !== undefined || op.val.scope.agent !== undefined) {
+                throw new StoreError('invalid', "a tombstone is owned by a tenant, user and project: its thread and agent must be unset");
+              }
+            }
           }
           return store.commit(p, ops);
         },
-        tombstones: () => store.tombstones(principal().tenant),
+        tombstones: (scope) => (scoped(scope), store.tombstones(ownerOf(scope))),
+        fingerprintKey: (scope) => {
+          const p = principal();
+          const owner = ownerOf(scope);
+          if (!seesOwner(p, owner)) {
+            throw new StoreError('denied', denial(p, owner) ?? "that owner is outside this store handle's principal");
+          }
+          return deriveKey(store.fingerprintSecret(), owner);
+        },
         countEvents: (scope, kind, since) => (scoped(scope), store.countEvents(scope, kind, since)),
       },
     };
