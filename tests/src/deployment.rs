@@ -183,20 +183,7 @@ impl Http {
             .stderr(Stdio::piped())
             .spawn()
             .expect("start engram serve");
-        let stderr = child.stderr.take().expect("piped stderr");
-        let mut lines = BufReader::new(stderr).lines();
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let base = loop {
-            let line = lines
-                .next()
-                .unwrap_or_else(|| panic!("engram serve exited before listening"))
-                .expect("read stderr");
-            if let Some(rest) = line.split("listening on ").nth(1) {
-                break rest.split_whitespace().next().unwrap_or("").to_string();
-            }
-            assert!(Instant::now() < deadline, "no listening line");
-        };
-        std::thread::spawn(move || for _ in lines {});
+        let base = listening(&mut child);
         Http { child, base }
     }
 
@@ -232,6 +219,26 @@ impl Http {
             .expect("read body");
         (status, text)
     }
+}
+
+/// The address a spawned `engram serve` (stderr piped) printed it listens
+/// on; its stderr is drained from then on, so it never blocks on the pipe.
+pub fn listening(child: &mut Child) -> String {
+    let stderr = child.stderr.take().expect("piped stderr");
+    let mut lines = BufReader::new(stderr).lines();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let base = loop {
+        let line = lines
+            .next()
+            .unwrap_or_else(|| panic!("engram serve exited before listening"))
+            .expect("read stderr");
+        if let Some(rest) = line.split("listening on ").nth(1) {
+            break rest.split_whitespace().next().unwrap_or("").to_string();
+        }
+        assert!(Instant::now() < deadline, "no listening line");
+    };
+    std::thread::spawn(move || for _ in lines {});
+    base
 }
 
 /// `engram keys add` for a principal: the new key.

@@ -126,6 +126,20 @@ pub fn temp_db(name: &str) -> String {
     p.display().to_string()
 }
 
+/// Every file of the database at `db` (the file, its WAL, its shared
+/// memory) that holds `needle`'s bytes.
+pub fn files_holding(db: &str, needle: &str) -> Vec<String> {
+    ["", "-wal", "-shm"]
+        .iter()
+        .map(|suffix| format!("{db}{suffix}"))
+        .filter(|path| {
+            std::fs::read(path)
+                .map(|bytes| bytes.windows(needle.len()).any(|w| w == needle.as_bytes()))
+                .unwrap_or(false)
+        })
+        .collect()
+}
+
 /// `PRAGMA integrity_check` of the database at `path`: "ok" when sound.
 pub fn integrity(path: &str) -> String {
     let conn = rusqlite::Connection::open(path).expect("open the database to check it");

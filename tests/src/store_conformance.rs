@@ -85,7 +85,7 @@ fn mid(t: &str, id: &str) -> String {
 
 /// An episodic memory with the given id (under its tenant) and scope,
 /// updated at `ms`.
-fn memory(id: &str, scope: w::Scope, ms: i64) -> w::Memory {
+pub fn memory(id: &str, scope: w::Scope, ms: i64) -> w::Memory {
     w::Memory {
         id: mid(&scope.tenant, id),
         revision: 1,

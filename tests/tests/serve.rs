@@ -3,7 +3,6 @@
 //! dimension for a scope outside the key's principal (and nothing
 //! written), the limits named, graceful shutdown.
 
-use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
@@ -68,21 +67,7 @@ fn start(name: &str, keys: &str, extra: &[&str]) -> Server {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start engram serve");
-    let stderr = child.stderr.take().expect("piped stderr");
-    let mut lines = BufReader::new(stderr).lines();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let base = loop {
-        let line = lines
-            .next()
-            .unwrap_or_else(|| panic!("engram serve exited before listening"))
-            .expect("read stderr");
-        if let Some(rest) = line.split("listening on ").nth(1) {
-            break rest.split_whitespace().next().unwrap_or("").to_string();
-        }
-        assert!(Instant::now() < deadline, "no listening line");
-    };
-    // Keep draining stderr so the server never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
+    let base = engram_tests::deployment::listening(&mut child);
     Server { child, base, db }
 }
 

@@ -153,18 +153,6 @@ fn sha256_hex(text: &str) -> String {
     hex(&sha2::Sha256::digest(text.as_bytes()))
 }
 
-fn files_holding(db: &str, needle: &str) -> Vec<String> {
-    ["", "-wal", "-shm"]
-        .iter()
-        .map(|s| format!("{db}{s}"))
-        .filter(|p| {
-            std::fs::read(p)
-                .map(|b| b.windows(needle.len()).any(|w| w == needle.as_bytes()))
-                .unwrap_or(false)
-        })
-        .collect()
-}
-
 fn tombstone_rows(db: &str) -> Vec<(Option<String>, String, i64, String)> {
     let conn = rusqlite::Connection::open(db).expect("open");
     let mut st = conn
@@ -409,13 +397,12 @@ fn ids_are_per_tenant_and_no_message_confirms_another_tenants_id() {
     for cmd in [&["history", "--id"][..], &["forget"][..]] {
         let ask = |x: &str| {
             let mut args = cmd.to_vec();
-            let input;
-            if cmd[0] == "history" {
+            let input = if cmd[0] == "history" {
                 args.push(x);
-                input = String::new();
+                String::new()
             } else {
-                input = json!({ "memory_id": x }).to_string();
-            }
+                json!({ "memory_id": x }).to_string()
+            };
             as_principal(&db, T1, "globex", None, &args, &input)
                 .expect_err("not globex's")
                 .message
@@ -526,46 +513,8 @@ fn a_file_of_schema_5_migrates_keeping_memories_and_dropping_unkeyed_tombstones(
 /// A stored episodic memory as the old host wrote it (the row format is
 /// the `wire` JSON of a memory).
 fn old_body() -> String {
-    let memory = w::Memory {
-        id: "m-old".into(),
-        revision: 1,
-        kind: w::MemoryKind::Episodic,
-        scope: scope("acme", Some("u1")),
-        text: "We met at the harbour".into(),
-        payload: w::Payload::Episodic(w::EpisodicPayload {
-            occurred_at: Some(fixed_now()),
-            time_expression: None,
-            actors: Vec::new(),
-            context: Vec::new(),
-            actions: Vec::new(),
-            outcome: None,
-            success: None,
-        }),
-        provenance: w::Provenance {
-            source: w::Source {
-                kind: w::SourceKind::User,
-                reference: Some("old-evt".into()),
-            },
-            source_event_ids: Vec::new(),
-            external_id: Some("old:1".into()),
-            extractor_version: "old".into(),
-            policy_version: "old".into(),
-        },
-        confidence: 0.9,
-        sensitivity: w::Sensitivity::Internal,
-        observed_at: fixed_now(),
-        valid_from: None,
-        valid_to: None,
-        status: w::Status::Active,
-        supersedes: None,
-        superseded_by: None,
-        created_at: fixed_now(),
-        updated_at: fixed_now(),
-        retention: w::Retention::Standard,
-        access_count: 0,
-        last_accessed: None,
-        entities: Vec::new(),
-        embedding: None,
-    };
-    serde_json::to_string(&engram_host::wire::MemoryJson::from(memory)).expect("row JSON")
+    let mut m = engram_tests::store_conformance::memory("old", scope("acme", Some("u1")), 0);
+    m.id = "m-old".into();
+    m.text = "We met at the harbour".into();
+    serde_json::to_string(&engram_host::wire::MemoryJson::from(m)).expect("row JSON")
 }
