@@ -878,6 +878,7 @@ fn browser_page_matches_the_rust_host_with_both_stores() {
         let out = &report["conformance"][store];
         assert_component(&format!("Chromium ({store})"), out);
         assert_same_as_rust(&format!("Chromium (the page, {store} store)"), out);
+        assert_store_checks(&format!("Chromium ({store})"), out);
     }
     // What IndexedDB persisted, read back by a new store, is what the
     // scenario's last tenant-wide list showed.

@@ -124,6 +124,8 @@ export async function checkStore(makeStore) {
     } catch (e) {
       throw new Error(`${name}: ${e.message}`, { cause: e });
     } finally {
+      // A store that persists asynchronously finishes its writes first.
+      await store.flush?.();
       store.close?.();
     }
     passed.push(name);
