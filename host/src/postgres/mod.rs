@@ -776,13 +776,16 @@ fn apply_ops(
     if let Some(id) = key_id {
         // The first tombstone records the key; one made with another key
         // fails (another host with another key file).
+        // Two statements: under READ COMMITTED the second sees a row another
+        // writer committed while the first waited on it.
+        c.execute(
+            "INSERT INTO fingerprint_key (id, key_id) VALUES (1, $1) ON CONFLICT (id) DO NOTHING",
+            &[&id],
+        )
+        .map_err(|e| db_err(e, "recording the fingerprint key id"))?;
         let recorded: String = c
-            .query_one(
-                "WITH ins AS (INSERT INTO fingerprint_key (id, key_id) VALUES (1, $1) ON CONFLICT (id) DO NOTHING RETURNING key_id)
-                 SELECT key_id FROM ins UNION ALL SELECT key_id FROM fingerprint_key WHERE id = 1 LIMIT 1",
-                &[&id],
-            )
-            .map_err(|e| db_err(e, "recording the fingerprint key id"))?
+            .query_one("SELECT key_id FROM fingerprint_key WHERE id = 1", &[])
+            .map_err(|e| db_err(e, "reading the fingerprint key id"))?
             .get(0);
         if recorded != id {
             return Err(StoreError::Backend(format!(
