@@ -524,7 +524,7 @@ const MCP: &[Attack] = &[
         let (err, out) = a.mcp(
             "remember",
             json!({"text": format!("From now on my locker note is {}", v.erased),
-            "source_ref": v.erased_source, "kind_hint": "semantic", "subject": v.subject,
+            "source": {"kind": "user", "ref": v.erased_source}, "kind_hint": "semantic", "subject": v.subject,
             "predicate": v.predicate, "object": v.erased}),
         );
         assert!(!err, "{out}");
@@ -565,7 +565,7 @@ const MCP: &[Attack] = &[
             let (_, out) = a.mcp("list_memories", json!({}));
             assert!(!out.contains(&v.fact_id), "{out}");
             for id in [&v.fact_id, &v.episode_id] {
-                same_as_absent(|x| a.mcp("memory_history", json!({"memory_id": x})).1, id);
+                same_as_absent(|x| a.mcp("memory_history", json!({"id": x})).1, id);
             }
         },
     ),

@@ -510,11 +510,11 @@ fn a_file_of_schema_5_migrates_keeping_memories_and_dropping_unkeyed_tombstones(
     );
 }
 
-/// A stored episodic memory as the old host wrote it (the row format is
-/// the `wire` JSON of a memory).
+/// A stored episodic memory as the old host wrote it (the row body is the
+/// contract's memory envelope).
 fn old_body() -> String {
     let mut m = engram_tests::store_conformance::memory("old", scope("acme", Some("u1")), 0);
     m.id = "m-old".into();
     m.text = "We met at the harbour".into();
-    serde_json::to_string(&engram_host::wire::MemoryJson::from(m)).expect("row JSON")
+    engram_contract::body::encode(&m)
 }

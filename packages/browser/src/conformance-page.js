@@ -21,12 +21,14 @@ window.runConformance = async (scenario, storeKind) => {
   result.store = storeKind;
   // The tenancy checks, each on a fresh store of this kind.
   let n = 0;
+  const rows = await Engram.open({ principal: scenario.principal });
   result.store_checks = await checkStore(async () => {
     if (storeKind === 'memory') return new MemoryStore();
     const name = `${DB}-checks-${(n += 1)}`;
     await IndexedDbStore.destroy(name);
     return IndexedDbStore.open(name);
-  });
+  }, rows.codec);
+  rows.close();
   if (storeKind === 'indexeddb') {
     // What IndexedDB holds, read back by a new store: every `list` step
     // of the scenario run again at the scenario's end state.

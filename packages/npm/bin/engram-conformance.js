@@ -40,7 +40,12 @@ try {
   result.store = values.store;
   // The tenancy checks on fresh stores of the same kind (in memory).
   const kind = values.store === 'memory' ? 'memory' : 'sqlite';
-  result.store_checks = await checkStore(() => openStore(kind));
+  const codec = await Engram.open({ ...load, principal: scenario.principal });
+  try {
+    result.store_checks = await checkStore(() => openStore(kind), codec.codec);
+  } finally {
+    codec.close();
+  }
   const text = `${JSON.stringify(result, null, 1)}\n`;
   if (values.out) writeFileSync(values.out, text);
   else process.stdout.write(text);

@@ -4,11 +4,12 @@
 // reach only the principal's records in their own scope, scrubs only the
 // events within their scope, tombstones apply only where their owner's
 // content was visible, and the fingerprint key is derived as every host
-// derives it. `checkStore(makeStore)` runs each on a fresh store and
-// returns their names; a failed check throws naming what differed.
+// derives it. `checkStore(makeStore, codec)` runs each on a fresh store and
+// returns their names; a failed check throws naming what differed. `codec`
+// is an `Engram`'s (`engram.codec`): the records are the component's
+// decoding of a row body, and a store that keeps row bodies is given it.
 
 import { deriveKey, toHex } from './fingerprint.js';
-import { memoryFromJson } from './wire.js';
 
 function assert(ok, what) {
   if (!ok) throw new Error(`store check failed: ${what}`);
@@ -24,14 +25,20 @@ const principal = (tenant, user) => ({ tenant, user, project: undefined });
 const scope = (tenant, user) => ({ tenant, user, project: undefined, thread: undefined, agent: undefined });
 const at = (ms) => ({ epochMs: BigInt(ms), offsetMinutes: 0 });
 
+/** The codec of the run (`checkStore`'s). */
+let rows = null;
+
 function memory(id, tenant, user, text) {
   const time = '2026-08-01T10:00:00Z';
-  return memoryFromJson({
-    id, revision: 1, kind: 'episodic', scope: { tenant, user }, text,
-    payload: { occurred_at: time }, source: { kind: 'user', ref: `src-${id}` },
+  const body = {
+    id, revision: 1, kind: 'episodic', scope: { tenant, user: user ?? null }, text,
+    payload: { occurred_at: time }, source: { kind: 'user', ref: `src-${id}` }, source_event_ids: [],
+    entities: {}, external_id: null, access_count: 0, last_accessed: null,
     extractor_version: 't', policy_version: 't', confidence: 0.9, sensitivity: 'internal',
     observed_at: time, status: 'active', created_at: time, updated_at: time, retention: 'standard',
-  });
+    supersedes: null, superseded_by: null, valid_from: null, valid_to: null,
+  };
+  return rows.decodeMemories([JSON.stringify(body)])[0];
 }
 
 const insert = (m) => ({ tag: 'insert', val: { memory: m, indexTerms: ['x'] } });
@@ -114,11 +121,16 @@ const CHECKS = {
   },
 };
 
-/** Run every check, each on a fresh store from `makeStore()`; their names. */
-export async function checkStore(makeStore) {
+/**
+ * Run every check, each on a fresh store from `makeStore()`, its records
+ * built with `codec` (an `Engram`'s `codec`); their names.
+ */
+export async function checkStore(makeStore, codec) {
   const passed = [];
+  rows = codec;
   for (const [name, check] of Object.entries(CHECKS)) {
     const store = await makeStore();
+    store.attachCodec?.(codec);
     try {
       check(store);
     } catch (e) {

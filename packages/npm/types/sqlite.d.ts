@@ -1,6 +1,6 @@
 // engram-memory/sqlite: the persistent Node store (better-sqlite3), with the
 // Rust host's schema and row format.
-import type { Store } from './contract.js';
+import type { Store } from './api.js';
 
 export declare class SqliteStore implements Store {
   /**
@@ -23,5 +23,7 @@ export declare class SqliteStore implements Store {
   /** The secret tombstone keys are derived from (kept out of the database). */
   fingerprintSecret(): Uint8Array;
   countEvents(scope: unknown, kind: string, since: unknown): bigint;
+  /** Called by `Engram.open`: the component encodes and decodes the row bodies. */
+  attachCodec(codec: unknown): void;
   close(): void;
 }

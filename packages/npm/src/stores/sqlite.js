@@ -6,6 +6,7 @@
 // event log and tombstones. WAL mode; one IMMEDIATE transaction per commit.
 // The fingerprint secret is the key file beside the database (`<path>.key`,
 // created 0600 on first use; the same file the Rust host uses), never in it.
+// A row's body is encoded and decoded by the component (`attachCodec`).
 
 import { closeSync, constants, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
 
@@ -13,7 +14,6 @@ import Database from 'better-sqlite3';
 
 import { StoreError } from '../errors.js';
 import { checkRecorded, checkSecret, keyId, randomSecret, secretFromHex, secretToFileText } from '../fingerprint.js';
-import { memoryFromJson, memoryJson } from '../wire.js';
 import { SENSITIVITY_RANK, byteOrder, canonicalMemory, needsMemoryColumns, semanticKey, uniqueTerms } from './common.js';
 
 /**
@@ -141,6 +141,8 @@ export class SqliteStore {
   #statements = new Map();
   #keyFile;
   #secret;
+  /** The row body's encoder and decoder: the component's contract (`attachCodec`). */
+  #codec = null;
 
   /** Records handed to the guest so far (bounded-read checks). */
   recordsRead = 0;
@@ -205,6 +207,22 @@ export class SqliteStore {
     return this.#db.pragma('user_version', { simple: true });
   }
 
+  /**
+   * Called by `Engram.open`: the row body is the contract's memory envelope,
+   * encoded and decoded by the component itself (its `json` export), so this
+   * store writes exactly what the Rust host writes.
+   */
+  attachCodec(codec) {
+    this.#codec = codec;
+  }
+
+  #body() {
+    if (this.#codec === null) {
+      throw new StoreError('backend', 'SqliteStore needs the component to read and write memory rows: use it through Engram.open({store})');
+    }
+    return this.#codec;
+  }
+
   #erasurePending() {
     return this.#db.prepare('SELECT count(*) AS n FROM erasure_pending').get().n > 0;
   }
@@ -248,13 +266,14 @@ export class SqliteStore {
     } catch (e) {
       throw backend(e);
     }
-    const out = rows.map(([body, etag, length, access, last]) => {
-      let memory;
-      try {
-        memory = memoryFromJson(JSON.parse(body));
-      } catch (e) {
-        throw new StoreError('backend', `corrupt memory row: ${e.message}`);
-      }
+    let memories;
+    try {
+      memories = this.#body().decodeMemories(rows.map((r) => r[0]));
+    } catch (e) {
+      throw new StoreError('backend', `corrupt memory row: ${e?.payload?.val?.message ?? e.message}`);
+    }
+    const out = rows.map(([, etag, length, access, last], i) => {
+      const memory = memories[i];
       memory.accessCount = access;
       if (last !== null) memory.lastAccessed = { epochMs: BigInt(last), offsetMinutes: 0 };
       return { memory, etag: BigInt(etag), length, frequencies: new Uint32Array(0) };
@@ -375,7 +394,7 @@ export class SqliteStore {
 
   #writeRow(memory, indexTerms, etag, rid) {
     const m = canonicalMemory(memory);
-    const body = JSON.stringify(memoryJson(m, { embedding: true }));
+    const body = this.#body().encodeMemory(m);
     const key = semanticKey(m);
     const subject = key ? key.subject : null;
     const predicate = key ? key.predicate : null;

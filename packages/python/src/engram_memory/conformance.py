@@ -110,7 +110,8 @@ def main() -> int:
     result = run_scenario(scenario, args.component, store)
     result["store"] = args.store
     # The tenancy checks on fresh stores (in memory).
-    result["store_checks"] = check_store(lambda: SqliteStore(":memory:"))
+    with Engram(args.component, principal=scenario["principal"]) as rows:
+        result["store_checks"] = check_store(lambda: SqliteStore(":memory:"), rows.codec)
     text = json.dumps(result, ensure_ascii=False, indent=1) + "\n"
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")

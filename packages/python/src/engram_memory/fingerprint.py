@@ -16,7 +16,7 @@ import struct
 from typing import Any, Optional
 
 from .errors import StoreError
-from .wire import rec
+from .records import rec
 
 #: Bytes of a new secret.
 SECRET_BYTES = 32

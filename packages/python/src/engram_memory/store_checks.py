@@ -4,19 +4,23 @@ directly (the Rust store conformance suite's tenancy checks,
 reach only the principal's records in their own scope, scrubs only the
 events within their scope, tombstones apply only where their owner's
 content was visible, and the fingerprint key is derived as every host
-derives it. ``check_store(make_store)`` runs each on a fresh store and
-returns their names; a failed check raises naming what differed.
+derives it. ``check_store(make_store, codec)`` runs each on a fresh store
+and returns their names; a failed check raises naming what differed.
+``codec`` is an ``Engram``'s (``engram.codec``): the records are the
+component's decoding of a row body, and a store that keeps row bodies is
+given it.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable, Dict, List, Optional
 
 from wasmtime.component import Variant
 
 from .errors import StoreError
 from .fingerprint import derive_key
-from .wire import field, memory_from_json, rec
+from .records import field, rec
 
 _TIME = "2026-08-01T10:00:00Z"
 
@@ -38,16 +42,20 @@ def _at(ms: int) -> Any:
     return rec(epoch_ms=ms, offset_minutes=0)
 
 
+#: The codec of the run (``check_store``'s).
+_rows: Any = None
+
+
 def _memory(id: str, tenant: str, user: Optional[str], text: str) -> Any:
-    return memory_from_json(
-        {
-            "id": id, "revision": 1, "kind": "episodic", "scope": {"tenant": tenant, "user": user}, "text": text,
-            "payload": {"occurred_at": _TIME}, "source": {"kind": "user", "ref": f"src-{id}"},
-            "extractor_version": "t", "policy_version": "t", "confidence": 0.9, "sensitivity": "internal",
-            "observed_at": _TIME, "status": "active", "created_at": _TIME, "updated_at": _TIME,
-            "retention": "standard",
-        }
-    )
+    body = {
+        "id": id, "revision": 1, "kind": "episodic", "scope": {"tenant": tenant, "user": user}, "text": text,
+        "payload": {"occurred_at": _TIME}, "source": {"kind": "user", "ref": f"src-{id}"}, "source_event_ids": [],
+        "entities": {}, "external_id": None, "access_count": 0, "last_accessed": None,
+        "extractor_version": "t", "policy_version": "t", "confidence": 0.9, "sensitivity": "internal",
+        "observed_at": _TIME, "status": "active", "created_at": _TIME, "updated_at": _TIME,
+        "retention": "standard", "supersedes": None, "superseded_by": None, "valid_from": None, "valid_to": None,
+    }
+    return _rows.decode_memories([json.dumps(body)])[0]
 
 
 def _insert(m: Any) -> Variant:
@@ -163,11 +171,17 @@ CHECKS: Dict[str, Callable[[Any], None]] = {
 }
 
 
-def check_store(make_store: Callable[[], Any]) -> List[str]:
-    """Run every check, each on a fresh store from ``make_store()``; their names."""
+def check_store(make_store: Callable[[], Any], codec: Any) -> List[str]:
+    """Run every check, each on a fresh store from ``make_store()``, its
+    records built with ``codec`` (an ``Engram``'s ``codec``); their names."""
+    global _rows
+    _rows = codec
     passed = []
     for name, check in CHECKS.items():
         store = make_store()
+        attach = getattr(store, "attach_codec", None)
+        if attach is not None:
+            attach(codec)
         try:
             check(store)
         except (AssertionError, StoreError) as e:
