@@ -94,28 +94,18 @@ pub fn denial(principal: &Principal, scope: &Scope) -> Option<String> {
     None
 }
 
-/// May `principal` see content owned by `owner` (a tombstone's scope)? The
-/// same tenant and, on every dimension the principal pins, the owner's is
-/// unset (wider) or equal: never another user's or project's.
+/// May `principal` see content owned by `owner` (a tombstone's scope)?
+/// Never another user's or project's (`engram_contract::owner`).
 pub fn sees_owner(principal: &Principal, owner: &Scope) -> bool {
-    fn dim(p: &Option<String>, o: &Option<String>) -> bool {
-        p.is_none() || o.is_none() || p == o
-    }
-    principal.tenant == owner.tenant
-        && dim(&principal.user, &owner.user)
-        && dim(&principal.project, &owner.project)
+    engram_contract::owner::sees_owner(
+        &principal.tenant,
+        principal.user.as_deref(),
+        principal.project.as_deref(),
+        owner,
+    )
 }
 
-/// The owner of content in `scope`: its tenant, user and project.
-pub fn owner_of(scope: &Scope) -> Scope {
-    Scope {
-        tenant: scope.tenant.clone(),
-        user: scope.user.clone(),
-        project: scope.project.clone(),
-        thread: None,
-        agent: None,
-    }
-}
+pub use engram_contract::owner::owner_of;
 
 /// Bounds on one store call from the guest. The policy stays far below
 /// them (its own input limits are lower); they stop a hostile or broken

@@ -89,29 +89,10 @@ impl FingerprintSecret {
         hex::encode(&m.finalize().into_bytes()[..8])
     }
 
-    /// The fingerprint key of content owned by `owner` (its tenant, user and
-    /// project; thread and agent are ignored): HMAC-SHA-256 keyed with the
-    /// secret over `engram/fingerprint-key/v1` and each of tenant, user and
-    /// project as a 0 byte (none) or a 1 byte, its UTF-8 length as 4 bytes
-    /// big-endian and its UTF-8. Every host derives it this way.
+    /// The fingerprint key of content owned by `owner`, derived as every
+    /// host derives it (`engram_contract::owner::derive_key`).
     pub fn derive(&self, owner: &Scope) -> [u8; 32] {
-        let mut m = mac(&self.bytes);
-        m.update(b"engram/fingerprint-key/v1");
-        for field in [
-            Some(&owner.tenant),
-            owner.user.as_ref(),
-            owner.project.as_ref(),
-        ] {
-            match field {
-                None => m.update(&[0]),
-                Some(v) => {
-                    m.update(&[1]);
-                    m.update(&(v.len() as u32).to_be_bytes());
-                    m.update(v.as_bytes());
-                }
-            }
-        }
-        m.finalize().into_bytes().into()
+        engram_contract::owner::derive_key(&self.bytes, owner)
     }
 }
 

@@ -124,16 +124,15 @@ pub fn scope_visible(mem: &Scope, query: &Scope) -> bool {
         && dim(&mem.agent, &query.agent)
 }
 
-/// May `principal` see content owned by `owner` (a tombstone's scope): the
-/// same tenant, and on every dimension the principal pins, the owner's is
-/// unset (wider) or equal. Never another user's or project's.
+/// May `principal` see content owned by `owner` (a tombstone's scope)?
+/// Never another user's or project's (`engram_contract::owner`).
 pub fn principal_sees_owner(principal: &Principal, owner: &Scope) -> bool {
-    fn dim(p: &Option<String>, o: &Option<String>) -> bool {
-        p.is_none() || o.is_none() || p == o
-    }
-    principal.tenant == owner.tenant
-        && dim(&principal.user, &owner.user)
-        && dim(&principal.project, &owner.project)
+    engram_contract::owner::sees_owner(
+        &principal.tenant,
+        principal.user.as_deref(),
+        principal.project.as_deref(),
+        owner,
+    )
 }
 
 /// Is a memory in `mem` stored under `scope` (equal on every dimension the

@@ -35,16 +35,7 @@ pub fn normalise(text: &str) -> String {
     text.trim().to_lowercase()
 }
 
-/// The owner of content in `scope`: its tenant, user and project.
-pub fn owner_of(scope: &Scope) -> Scope {
-    Scope {
-        tenant: scope.tenant.clone(),
-        user: scope.user.clone(),
-        project: scope.project.clone(),
-        thread: None,
-        agent: None,
-    }
-}
+pub use engram_contract::owner::owner_of;
 
 /// An owner as a map key.
 type OwnerKey = (String, Option<String>, Option<String>);

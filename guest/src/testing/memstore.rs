@@ -368,7 +368,7 @@ impl Store for MemStore {
                 "the fingerprint key of an owner this principal cannot see".into(),
             ));
         }
-        Ok(derive_fingerprint_key(&self.secret, scope).to_vec())
+        Ok(engram_contract::owner::derive_key(&self.secret, scope).to_vec())
     }
 
     fn count_events(&self, scope: &Scope, kind: &str, since: Datetime) -> Result<u64, StoreError> {
@@ -391,31 +391,6 @@ fn owner_visible(owner: &Scope, scope: &Scope) -> bool {
     owner.tenant == scope.tenant
         && (owner.user.is_none() || owner.user == scope.user)
         && (owner.project.is_none() || owner.project == scope.project)
-}
-
-/// The fingerprint key of `owner` derived from a deployment secret, as
-/// every host derives it (docs/durability.md): HMAC-SHA-256 keyed with the
-/// secret over `engram/fingerprint-key/v1` and the owner's tenant, user and
-/// project, each as 0 (none) or 1, a 4-byte big-endian length and UTF-8.
-pub fn derive_fingerprint_key(secret: &[u8], owner: &Scope) -> [u8; 32] {
-    use hmac::{KeyInit, Mac};
-    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(secret).expect("any key length");
-    mac.update(b"engram/fingerprint-key/v1");
-    for field in [
-        Some(&owner.tenant),
-        owner.user.as_ref(),
-        owner.project.as_ref(),
-    ] {
-        match field {
-            None => mac.update(&[0]),
-            Some(v) => {
-                mac.update(&[1]);
-                mac.update(&(v.len() as u32).to_be_bytes());
-                mac.update(v.as_bytes());
-            }
-        }
-    }
-    mac.finalize().into_bytes().into()
 }
 
 /// The store-level invariant: at most one active revision per semantic key.
