@@ -367,6 +367,19 @@ const CLI: &[Attack] = &[
             );
         }
     }),
+    ("review the victim's ids", |a, v| {
+        for id in [&v.fact_id, &v.episode_id] {
+            for verdict in ["approve", "reject"] {
+                same_as_absent(
+                    |x| {
+                        let line = json!({"id": x, "revision": 1, "verdict": verdict});
+                        a.cli(&["review"], &line.to_string()).unwrap_or_else(|e| e)
+                    },
+                    id,
+                );
+            }
+        }
+    }),
     ("list its own scope", |a, v| {
         let out = a.cli(&["list"], "").expect("list");
         assert!(
@@ -495,21 +508,27 @@ const HTTP: &[Attack] = &[
             }
         },
     ),
-    ("POST /inspector/review of the victim's ids", |a, v| {
-        for id in [&v.fact_id, &v.episode_id] {
-            same_as_absent(
-                |x| {
-                    let (status, body) = post_one(
-                        a,
-                        "/inspector/review",
-                        json!({"id": x, "revision": 1, "verdict": "reject"}),
-                    );
-                    format!("{status} {body}")
-                },
-                id,
-            );
-        }
-    }),
+    (
+        "POST /v1/review and /inspector/review of the victim's ids",
+        |a, v| {
+            for (id, path) in [&v.fact_id, &v.episode_id]
+                .into_iter()
+                .flat_map(|id| ["/v1/review", "/inspector/review"].map(|p| (id, p)))
+            {
+                same_as_absent(
+                    |x| {
+                        let (status, body) = post_one(
+                            a,
+                            path,
+                            json!({"id": x, "revision": 1, "verdict": "reject"}),
+                        );
+                        format!("{status} {body}")
+                    },
+                    id,
+                );
+            }
+        },
+    ),
     ("GET /v1/info, /healthz, /inspector/whoami", |a, _| {
         for path in ["/v1/info", "/healthz", "/inspector/whoami"] {
             assert_eq!(a.http("GET", path, None).0, 200, "{path}");
@@ -556,6 +575,17 @@ const MCP: &[Attack] = &[
             assert!(
                 !out.contains(&v.fact_id) && !out.contains(&v.episode_id),
                 "{out}"
+            );
+        }
+    }),
+    ("review_memories of the victim's ids", |a, v| {
+        for id in [&v.fact_id, &v.episode_id] {
+            same_as_absent(
+                |x| {
+                    let items = json!({"items": [{"id": x, "revision": 1, "verdict": "approve"}]});
+                    a.mcp("review_memories", items).1
+                },
+                id,
             );
         }
     }),
