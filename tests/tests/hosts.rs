@@ -456,7 +456,7 @@ fn npm_package_built() -> &'static PathBuf {
     })
 }
 
-/// Installed versions of the lock file's direct dev dependencies match it.
+/// Installed versions of the lock file's direct dependencies match it.
 fn dev_dependencies_current(dir: &Path) -> bool {
     let Some(lock) = std::fs::read_to_string(dir.join("package-lock.json"))
         .ok()
@@ -464,10 +464,18 @@ fn dev_dependencies_current(dir: &Path) -> bool {
     else {
         return false;
     };
-    let Some(direct) = lock["packages"][""]["devDependencies"].as_object() else {
+    // Runtime dependencies too: a package.json that gained one (as the
+    // fingerprint's @noble/hashes) must reinstall an older node_modules.
+    let root = &lock["packages"][""];
+    let direct = ["dependencies", "devDependencies"]
+        .iter()
+        .filter_map(|k| root[*k].as_object())
+        .flat_map(|m| m.keys())
+        .collect::<Vec<_>>();
+    if direct.is_empty() {
         return false;
-    };
-    direct.keys().all(|name| {
+    }
+    direct.into_iter().all(|name| {
         let want = &lock["packages"][format!("node_modules/{name}")]["version"];
         let have =
             std::fs::read_to_string(dir.join("node_modules").join(name).join("package.json"))
@@ -890,9 +898,12 @@ fn browser_page_transfer_size_and_first_call() {
         "hosts: browser transfer {} B raw, {gzip} B gzip, {brotli} B brotli; first call {cold:.0} ms cold, {offline:.0} ms offline reload",
         total["bytes"]
     );
+    // Raised from 600 KB / 800 KB when the component gained the JSON
+    // contract, the sensitive-data and injection heads and keyed
+    // tombstones (616,412 B brotli, 811,188 B gzip measured at that merge).
     assert!(
-        brotli < 600_000 && gzip < 800_000,
-        "the page transfers {brotli} B with brotli, {gzip} B with gzip: over the 600 KB / 800 KB budget"
+        brotli < 650_000 && gzip < 850_000,
+        "the page transfers {brotli} B with brotli, {gzip} B with gzip: over the 650 KB / 850 KB budget"
     );
     assert!(
         cold < 10_000.0 && offline < 10_000.0,

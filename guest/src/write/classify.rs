@@ -349,7 +349,7 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
     // ── The learned decisions (write/model): one set of features, read by
     // the kind head and the sensitive-data head ──────────────────────────
     let f = features(c, &a, model::WEIGHTS.buckets());
-    let (text_kind, strong) = learned_kind(&f, &mut a);
+    let (text_kind, strong) = learned_kind(&f, stated_key(c), &mut a);
     let Analysis {
         observed,
         folded,
@@ -430,7 +430,16 @@ const MODEL_OVER_STRONG_RULES: f64 = 1.0;
 /// untrusted text the rules found nothing to keep in, and strong rule
 /// evidence unless the model is a logit ahead. Its top features go into the
 /// reasons either way.
-fn learned_kind(f: &Features, a: &mut Analysis) -> (CandidateKind, bool) {
+/// Whether the caller stated the whole key (subject, predicate and object):
+/// an extraction someone already made, which the model's reading of the
+/// words (unfamiliar names look like nothing) must not discard.
+fn stated_key(c: &Candidate) -> bool {
+    [&c.subject, &c.predicate, &c.object]
+        .iter()
+        .all(|v| v.as_deref().is_some_and(|x| !x.trim().is_empty()))
+}
+
+fn learned_kind(f: &Features, stated_key: bool, a: &mut Analysis) -> (CandidateKind, bool) {
     if a.signals.injection.is_some() {
         return a.decided;
     }
@@ -468,6 +477,16 @@ fn learned_kind(f: &Features, a: &mut Analysis) -> (CandidateKind, bool) {
     if a.untrusted && !storable(a.rule_kind) && storable(d.kind) {
         a.reasons.push(format!(
             "model leans {name} (margin {:.1}; {}), but untrusted text is kept only on positive rule evidence",
+            d.margin,
+            d.describe()
+        ));
+        return a.decided;
+    }
+    // A fact the rules found, keyed by a trusted caller, is kept: the model
+    // may say what kind it is, not that it is worth nothing.
+    if stated_key && !a.untrusted && storable(a.rule_kind) && d.kind == CandidateKind::None {
+        a.reasons.push(format!(
+            "model leans {name} (margin {:.1}; {}), but the caller stated its subject, predicate and object",
             d.margin,
             d.describe()
         ));
@@ -3282,6 +3301,26 @@ mod tests {
             p.steps
         );
         assert!(!p.preconditions.is_empty());
+    }
+
+    #[test]
+    fn a_fact_keyed_by_the_caller_is_kept_whatever_its_names() {
+        // Unfamiliar names are no evidence of chit-chat: with its subject,
+        // predicate and object stated, the user's fact is stored.
+        let mut c = cand("Brisco Tamarind works at Velloran Labs", SourceKind::User);
+        c.subject = Some("Brisco Tamarind".into());
+        c.predicate = Some("employer".into());
+        c.object = Some("Velloran Labs".into());
+        let at = Datetime {
+            epoch_ms: 0,
+            offset_minutes: 0,
+        };
+        let cls = classify(&c, at, &Policy::default());
+        assert_eq!(cls.kind, CandidateKind::Semantic, "{:?}", cls.reasons);
+        // Without the key the same words are left to the model and rules.
+        let bare = cand("ok lol", SourceKind::User);
+        let cls = classify(&bare, at, &Policy::default());
+        assert_eq!(cls.kind, CandidateKind::None, "{:?}", cls.reasons);
     }
 
     #[test]

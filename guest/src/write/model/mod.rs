@@ -20,8 +20,8 @@
 
 pub mod blob;
 pub mod features;
-pub mod sensitive;
 pub mod injection;
+pub mod sensitive;
 #[cfg(feature = "train")]
 pub mod train;
 
