@@ -1,0 +1,412 @@
+//! The routes of `engram serve` (SPEC §4.1, docs/serve.md) over the
+//! policy's JSON contract: each endpoint authenticates the key, reads the
+//! body as serve does (a JSON array, or JSON Lines), refuses any scope
+//! outside the key's principal before anything runs (403, nothing
+//! written), opens the store for that principal and hands the body to
+//! `json.call`. The answers are the contract's output lines, as a JSON
+//! array or JSON Lines.
+
+use serde_json::{json, Map, Value};
+
+use crate::auth::{authenticate, own_scope, Principal};
+use crate::batch::{labelled, read_batch, scope_of, Batch, Form};
+use crate::config::Config;
+use crate::error::ApiError;
+
+/// An HTTP request as the handler needs it.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    pub method: String,
+    /// The path, without the query.
+    pub path: String,
+    pub query: String,
+    /// Header names in lower case.
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Request {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// An answer: status, content type, body, and `Retry-After` when limited.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Response {
+    pub status: u16,
+    pub content_type: &'static str,
+    pub body: String,
+    pub retry_after: Option<u64>,
+}
+
+pub const JSON: &str = "application/json";
+pub const NDJSON: &str = "application/x-ndjson";
+
+impl Response {
+    pub fn json(status: u16, value: &Value) -> Self {
+        Response {
+            status,
+            content_type: JSON,
+            body: value.to_string(),
+            retry_after: None,
+        }
+    }
+}
+
+/// An error of the policy's `json.call`, as the WIT `error` variant.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PolicyError {
+    InvalidInput {
+        index: Option<u32>,
+        field: String,
+        message: String,
+    },
+    Unsupported(String),
+    NotFound(String),
+    PermissionDenied(String),
+    Conflict(String),
+    Store(String),
+    LimitExceeded(String),
+}
+
+/// What the handler calls: the store's session and the policy's contract.
+pub trait Engine {
+    fn open(&self, principal: &Principal) -> Result<(), String>;
+    fn close(&self);
+    fn call(&self, operation: &str, input: &str) -> Result<String, PolicyError>;
+}
+
+/// Handle one request.
+pub fn handle(config: &Config, engine: &dyn Engine, req: &Request) -> Response {
+    match route(config, engine, req) {
+        Ok(r) => r,
+        Err(e) => e.response(),
+    }
+}
+
+fn route(config: &Config, engine: &dyn Engine, req: &Request) -> Result<Response, ApiError> {
+    let path = req.path.as_str();
+    let method = req.method.as_str();
+    if path == "/healthz" {
+        return only(method, "GET").map(|_| Response::json(200, &json!({"status": "ok"})));
+    }
+    if !path.starts_with("/v1/") {
+        return Err(ApiError::new(404, format!("no route for {method} {path}")));
+    }
+    // Known route and method first (as serve's router), then the key.
+    let op = match (method, path) {
+        ("GET", "/v1/info") => Route::Info,
+        ("POST", "/v1/classify") => Route::Batch("classify"),
+        ("POST", "/v1/remember") => Route::Batch("remember"),
+        ("POST", "/v1/import") => Route::Batch("import"),
+        ("POST", "/v1/recall") => Route::Batch("recall"),
+        ("POST", "/v1/review") => Route::Batch("review"),
+        ("POST", "/v1/forget") => Route::Forget,
+        ("POST", "/v1/pack") => Route::Pack,
+        ("POST", "/v1/sweep") => Route::Sweep,
+        ("GET", "/v1/memories") => Route::List,
+        ("GET", p) if history_id(p).is_some() => Route::History,
+        (_, p) if known(p) => {
+            return Err(ApiError::new(
+                405,
+                format!("{method} is not allowed on {p}"),
+            ))
+        }
+        _ => return Err(ApiError::new(404, format!("no route for {method} {path}"))),
+    };
+    let principal = authenticate(config, req.header("authorization"))?;
+    engine.open(&principal).map_err(ApiError::internal)?;
+    let answer = run(config, engine, req, &principal, op);
+    engine.close();
+    answer
+}
+
+fn only(method: &str, wanted: &str) -> Result<(), ApiError> {
+    if method == wanted {
+        Ok(())
+    } else {
+        Err(ApiError::new(405, format!("{method} is not allowed here")))
+    }
+}
+
+fn known(path: &str) -> bool {
+    matches!(
+        path,
+        "/v1/info"
+            | "/v1/classify"
+            | "/v1/remember"
+            | "/v1/import"
+            | "/v1/recall"
+            | "/v1/review"
+            | "/v1/forget"
+            | "/v1/pack"
+            | "/v1/sweep"
+            | "/v1/memories"
+    ) || history_id(path).is_some()
+}
+
+/// `/v1/memories/{id}/history` → the (percent-decoded) id.
+fn history_id(path: &str) -> Option<String> {
+    let id = path
+        .strip_prefix("/v1/memories/")?
+        .strip_suffix("/history")?;
+    (!id.is_empty() && !id.contains('/')).then(|| percent_decode(id, false))
+}
+
+/// `%XX` decoded (and `+` as a space in a query, as form encoding has it).
+fn percent_decode(s: &str, plus_is_space: bool) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    let hex = |b: u8| (b as char).to_digit(16);
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(if plus_is_space && bytes[i] == b'+' {
+            b' '
+        } else {
+            bytes[i]
+        });
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+enum Route {
+    Info,
+    Batch(&'static str),
+    Forget,
+    Pack,
+    Sweep,
+    List,
+    History,
+}
+
+fn run(
+    config: &Config,
+    engine: &dyn Engine,
+    req: &Request,
+    principal: &Principal,
+    op: Route,
+) -> Result<Response, ApiError> {
+    let ndjson_out = wants_ndjson(req);
+    match op {
+        Route::Info => {
+            let out = engine.call("info", "{}").map_err(|e| labelled(e, None))?;
+            let mut info: Map<String, Value> = first_object(&out)?;
+            info.insert("host".into(), json!("engram-edge (wasi:http)"));
+            Ok(Response::json(200, &Value::Object(info)))
+        }
+        Route::Batch(operation) => {
+            let batch = read_batch(config, req)?;
+            for item in &batch.items {
+                if let Some(scope) = scope_of(&item.value) {
+                    principal.check(&scope, &item.label)?;
+                }
+            }
+            if batch.items.is_empty() {
+                return Ok(respond(String::new(), ndjson_out));
+            }
+            let out = engine
+                .call(operation, &batch.text)
+                .map_err(|e| labelled(e, Some(batch.form)))?;
+            Ok(respond(out, ndjson_out))
+        }
+        Route::Forget => forget(config, engine, req, principal, ndjson_out),
+        Route::Pack => {
+            let text = body_text(config, req)?;
+            let value: Value = serde_json::from_str(text.trim())
+                .map_err(|e| ApiError::bad_request(format!("pack request: {e}")))?;
+            if let Some(scope) = scope_of(&value) {
+                principal.check(&scope, "pack request")?;
+            }
+            let out = engine
+                .call("pack", text.trim())
+                .map_err(|e| labelled(e, Some(Form::Named("pack request"))))?;
+            Ok(Response::json(200, &Value::Object(first_object(&out)?)))
+        }
+        Route::Sweep => {
+            let text = body_text(config, req)?;
+            let (scope, label) = sweep_scope(&text, principal)?;
+            principal.check(&scope, "sweep request")?;
+            let input = json!({ "scope": scope.to_json() }).to_string();
+            let out = engine
+                .call("sweep", &input)
+                .map_err(|e| labelled(e, Some(Form::Named(label))))?;
+            Ok(Response::json(200, &Value::Object(first_object(&out)?)))
+        }
+        Route::List => {
+            let (scope, statuses) = list_query(&req.query, principal)?;
+            principal.check(&scope, "query")?;
+            let input = json!({ "scope": scope.to_json(), "statuses": statuses }).to_string();
+            let out = engine.call("list", &input).map_err(|e| labelled(e, None))?;
+            Ok(respond(out, ndjson_out))
+        }
+        Route::History => {
+            let id = history_id(&req.path).unwrap_or_default();
+            let out = engine
+                .call("history", &json!({ "id": id }).to_string())
+                .map_err(|e| labelled(e, None))?;
+            if out.trim().is_empty() {
+                return Err(ApiError::new(
+                    404,
+                    format!("no memory with id '{id}' in this key's scope"),
+                ));
+            }
+            Ok(respond(out, ndjson_out))
+        }
+    }
+}
+
+/// serve answers one report per selector: each selector is its own call
+/// (and commit) here; an error names its item and stops the batch.
+fn forget(
+    config: &Config,
+    engine: &dyn Engine,
+    req: &Request,
+    principal: &Principal,
+    ndjson_out: bool,
+) -> Result<Response, ApiError> {
+    let batch: Batch = read_batch(config, req)?;
+    for item in &batch.items {
+        if let Some(scope) = scope_of(&item.value) {
+            principal.check(&scope, &item.label)?;
+        }
+    }
+    let mut lines = String::new();
+    for item in &batch.items {
+        let out = engine
+            .call("forget", &item.value.to_string())
+            .map_err(|e| labelled(e, Some(Form::Named(&item.label))))?;
+        lines.push_str(&out);
+    }
+    Ok(respond(lines, ndjson_out))
+}
+
+/// The sweep body: `{"scope":{…}}`, a bare scope, or nothing / `{}` (the
+/// key's own scope); with the label serve names its errors by.
+fn sweep_scope(
+    text: &str,
+    principal: &Principal,
+) -> Result<(crate::auth::Scope, &'static str), ApiError> {
+    if text.trim().is_empty() {
+        return Ok((own_scope(principal), "sweep request"));
+    }
+    let v: Value = serde_json::from_str(text.trim())
+        .map_err(|e| ApiError::bad_request(format!("sweep request: {e}")))?;
+    match v {
+        Value::Object(m) if m.is_empty() => Ok((own_scope(principal), "sweep request")),
+        Value::Object(m) if m.contains_key("scope") => {
+            let s = m.get("scope").cloned().unwrap_or(Value::Null);
+            Ok((
+                crate::batch::parse_scope(&s, "sweep request: scope")?,
+                "sweep request: scope",
+            ))
+        }
+        other => Ok((
+            crate::batch::parse_scope(&other, "sweep request")?,
+            "sweep request",
+        )),
+    }
+}
+
+const STATUSES: [&str; 7] = [
+    "pending",
+    "active",
+    "superseded",
+    "retracted",
+    "expired",
+    "conflicted",
+    "archived",
+];
+
+/// `?tenant=&user=&project=&thread=&agent=&status=`: an absent tenant,
+/// user or project is the key's own.
+fn list_query(
+    query: &str,
+    principal: &Principal,
+) -> Result<(crate::auth::Scope, Vec<String>), ApiError> {
+    let mut scope = own_scope(principal);
+    let mut statuses = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let value = percent_decode(value, true);
+        match percent_decode(name, true).as_str() {
+            "tenant" => scope.tenant = value,
+            "user" => scope.user = Some(value),
+            "project" => scope.project = Some(value),
+            "thread" => scope.thread = Some(value),
+            "agent" => scope.agent = Some(value),
+            "status" => {
+                for s in value.split(',').filter(|s| !s.is_empty()) {
+                    if !STATUSES.contains(&s) {
+                        return Err(ApiError::bad_request(format!(
+                            "status: unknown status '{s}' (pending, active, superseded, retracted, expired, conflicted, archived)"
+                        )));
+                    }
+                    statuses.push(s.to_string());
+                }
+            }
+            other => return Err(ApiError::bad_request(format!(
+                "unknown query parameter '{other}' (tenant, user, project, thread, agent, status)"
+            ))),
+        }
+    }
+    Ok((scope, statuses))
+}
+
+fn body_text(config: &Config, req: &Request) -> Result<String, ApiError> {
+    crate::batch::body_text(config, req)
+}
+
+fn wants_ndjson(req: &Request) -> bool {
+    let is =
+        |h: Option<&str>| h.is_some_and(|v| v.contains(NDJSON) || v.contains("application/jsonl"));
+    is(req.header("accept")) || is(req.header("content-type"))
+}
+
+/// The contract's output lines as serve answers them.
+fn respond(lines: String, ndjson: bool) -> Response {
+    if ndjson {
+        return Response {
+            status: 200,
+            content_type: NDJSON,
+            body: lines,
+            retry_after: None,
+        };
+    }
+    let mut body = String::with_capacity(lines.len() + 2);
+    body.push('[');
+    for (i, line) in lines.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+        if i > 0 {
+            body.push(',');
+        }
+        body.push_str(line);
+    }
+    body.push(']');
+    Response {
+        status: 200,
+        content_type: JSON,
+        body,
+        retry_after: None,
+    }
+}
+
+fn first_object(lines: &str) -> Result<Map<String, Value>, ApiError> {
+    let line = lines.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    match serde_json::from_str(line) {
+        Ok(Value::Object(m)) => Ok(m),
+        _ => Err(ApiError::internal(format!(
+            "the policy answered something other than one JSON object: {line:.200}"
+        ))),
+    }
+}

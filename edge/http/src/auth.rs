@@ -1,0 +1,163 @@
+//! Who is asking: `Authorization: Bearer KEY` → the principal the key maps
+//! to in the key ring (`ENGRAM_KEYS`: the lines of an `engram keys add`
+//! key file, which hold only each key's SHA-256). The same answers as
+//! `engram serve` (host/src/app/serve/auth.rs).
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use crate::config::Config;
+use crate::error::ApiError;
+
+/// Who a key acts for. `None` in `user` or `project`: any value.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Principal {
+    pub tenant: String,
+    #[serde(default)]
+    pub user: Option<String>,
+    #[serde(default)]
+    pub project: Option<String>,
+}
+
+/// The scope dimensions a request may name.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+pub struct Scope {
+    pub tenant: String,
+    #[serde(default)]
+    pub user: Option<String>,
+    #[serde(default)]
+    pub project: Option<String>,
+    #[serde(default)]
+    pub thread: Option<String>,
+    #[serde(default)]
+    pub agent: Option<String>,
+}
+
+impl Scope {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "tenant": self.tenant,
+            "user": self.user,
+            "project": self.project,
+            "thread": self.thread,
+            "agent": self.agent,
+        })
+    }
+}
+
+/// The widest scope a key may act on: its own principal.
+pub fn own_scope(p: &Principal) -> Scope {
+    Scope {
+        tenant: p.tenant.clone(),
+        user: p.user.clone(),
+        project: p.project.clone(),
+        thread: None,
+        agent: None,
+    }
+}
+
+impl Principal {
+    /// 403 unless `scope` lies inside this principal; `what` names the
+    /// part of the request that carried it ("item 2", "query").
+    pub fn check(&self, scope: &Scope, what: &str) -> Result<(), ApiError> {
+        match self.denial(scope) {
+            None => Ok(()),
+            Some(why) => Err(ApiError::new(
+                403,
+                format!("{what}: permission denied: {why}"),
+            )),
+        }
+    }
+
+    /// The first dimension of `scope` outside this principal, with both
+    /// values (the store's wording, host/src/backend.rs `denial`).
+    pub fn denial(&self, scope: &Scope) -> Option<String> {
+        if self.tenant != scope.tenant {
+            return Some(format!(
+                "tenant '{}' is outside this store handle's tenant '{}'",
+                scope.tenant, self.tenant
+            ));
+        }
+        for (dimension, allowed, asked) in [
+            ("user", &self.user, &scope.user),
+            ("project", &self.project, &scope.project),
+        ] {
+            if let Some(allowed) = allowed {
+                if asked.as_ref() != Some(allowed) {
+                    let asked = match asked {
+                        Some(v) => format!("{dimension} '{v}'"),
+                        None => format!("a scope without a {dimension}"),
+                    };
+                    return Some(format!(
+                        "{asked} is outside this store handle's {dimension} '{allowed}'"
+                    ));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// One line of a key file.
+#[derive(Debug, Clone, Deserialize)]
+struct KeyLine {
+    sha256: String,
+    #[serde(flatten)]
+    principal: Principal,
+}
+
+/// Key hashes and the principals they map to.
+#[derive(Debug, Clone, Default)]
+pub struct KeyRing {
+    keys: Vec<(String, Principal)>,
+}
+
+impl KeyRing {
+    /// The key file's lines; a bad line is named.
+    pub fn parse(text: &str) -> Result<KeyRing, String> {
+        let mut keys = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let k: KeyLine = serde_json::from_str(line)
+                .map_err(|e| format!("ENGRAM_KEYS line {}: {e}", i + 1))?;
+            keys.push((k.sha256.to_ascii_lowercase(), k.principal));
+        }
+        Ok(KeyRing { keys })
+    }
+
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    fn principal_by_hash(&self, hash: &str) -> Option<&Principal> {
+        self.keys.iter().find(|(h, _)| h == hash).map(|(_, p)| p)
+    }
+}
+
+/// The hex SHA-256 of a key as presented.
+pub fn key_hash(key: &str) -> String {
+    hex::encode(Sha256::digest(key.as_bytes()))
+}
+
+/// The principal of the request's key, or 401 saying what is wrong.
+pub fn authenticate(config: &Config, header: Option<&str>) -> Result<Principal, ApiError> {
+    let text =
+        header.ok_or_else(|| ApiError::new(401, "missing `Authorization: Bearer KEY` header"))?;
+    let key = text
+        .strip_prefix("Bearer ")
+        .or_else(|| text.strip_prefix("bearer "))
+        .map(str::trim)
+        .ok_or_else(|| ApiError::new(401, "the Authorization header must be `Bearer KEY`"))?;
+    config
+        .keys
+        .principal_by_hash(&key_hash(key))
+        .cloned()
+        .ok_or_else(|| ApiError::new(401, "unknown API key"))
+}
