@@ -2,7 +2,7 @@
 //! as the CLI's `--now`) or the wall clock in the offset
 //! `ENGRAM_UTC_OFFSET_MINUTES` (default UTC: an edge has no local zone).
 
-use crate::bindings::engram::memory::types::Datetime;
+use crate::types::Datetime;
 
 /// Where `now()` comes from, read from the environment once per request.
 #[derive(Debug, Clone, Copy, PartialEq)]

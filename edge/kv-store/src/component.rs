@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use crate::bindings::engram::memory::types::{Datetime, Scope};
+use crate::types::{Datetime, Scope};
 use crate::bindings::exports::engram::edge::session;
 use crate::bindings::exports::engram::memory::store::{
     Filter, Principal, Receipt, StoreError, Stored, TermStats, Tombstone, WeightedTerm, WriteOp,

@@ -5,7 +5,7 @@
 //! store to them (`tests/tests/edge.rs`). Store interface v2 is to define
 //! them once for every store.
 
-use crate::bindings::engram::memory::types::{Scope, Sensitivity, Status};
+use crate::types::{Scope, Sensitivity, Status};
 use crate::bindings::exports::engram::memory::store::{Filter, Principal, ScopeMatch};
 use crate::model::{Class, Row};
 
@@ -65,7 +65,7 @@ struct Columns<'a> {
     project: &'a Option<String>,
     thread: &'a Option<String>,
     agent: &'a Option<String>,
-    kind: crate::bindings::engram::memory::types::MemoryKind,
+    kind: crate::types::MemoryKind,
     status: Status,
     sensitivity: Sensitivity,
     valid_from: Option<i64>,

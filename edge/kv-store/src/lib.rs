@@ -18,6 +18,9 @@ pub mod bindings {
     });
 }
 
+/// The data model (`engram:memory/types`, exported by this component).
+pub use bindings::exports::engram::memory::types;
+
 pub mod clock;
 pub mod commit;
 pub mod filter;

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bindings::engram::memory::types::Memory;
-use crate::bindings::engram::memory::types::{MemoryKind, Scope, Sensitivity, Status};
+use crate::types::Memory;
+use crate::types::{MemoryKind, Scope, Sensitivity, Status};
 use crate::bindings::exports::engram::memory::store::{Event, Tombstone};
 
 /// The commit point of a tenant: its version, and the commit being

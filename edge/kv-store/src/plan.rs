@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::bindings::engram::memory::types::{Memory, MemoryKind, Payload, Status};
+use crate::types::{Memory, MemoryKind, Payload, Status};
 use crate::bindings::exports::engram::memory::store::{
     Event, Principal, Receipt, StoreError, Tombstone, WriteOp,
 };

@@ -6,7 +6,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 
-use crate::bindings::engram::memory::types::{Datetime, Scope};
+use crate::types::{Datetime, Scope};
 use crate::bindings::exports::engram::memory::store::{
     Filter, Principal, StoreError, Stored, TermStats, Tombstone, WeightedTerm,
 };

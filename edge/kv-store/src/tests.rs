@@ -6,7 +6,7 @@
 
 use std::cell::Cell;
 
-use crate::bindings::engram::memory::types::*;
+use crate::types::*;
 use crate::bindings::exports::engram::memory::store::{
     Event, Filter, Insert, Principal, ScopeMatch, StoreError, Stored, Update, WeightedTerm, WriteOp,
 };
