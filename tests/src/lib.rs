@@ -1,5 +1,6 @@
 //! Shared helpers for the end-to-end tests in `tests/tests/`.
 
+pub mod edge;
 pub mod postgres;
 pub mod provision;
 pub mod store_conformance;
