@@ -39,16 +39,8 @@ fn main() {
     let http = build_wasm::build_component(&root, "engram-edge-http", "guest", &edge_dir);
     let read = |p: &PathBuf| std::fs::read(p).unwrap_or_else(|e| panic!("read {}: {e}", p.display()));
     let (policy, kv, http) = (read(&policy), read(&kv), read(&http));
-    // Until the policy exports its JSON contract (branch i26-contract), the
-    // parts are built and the composition is left empty, loudly.
-    let edge = match compose::compose(&policy, &kv, &http) {
-        Ok(bytes) => bytes,
-        Err(e) if e.contains("exports nothing named engram:memory/json@") => {
-            println!("cargo:warning=engram-edge: not composed yet: {e}");
-            Vec::new()
-        }
-        Err(e) => panic!("composing the edge component: {e}"),
-    };
+    let edge = compose::compose(&policy, &kv, &http)
+        .unwrap_or_else(|e| panic!("composing the edge component: {e}"));
     for (name, bytes) in [
         ("engram-edge.wasm", &edge),
         ("engram-edge-policy.wasm", &policy),

@@ -5,7 +5,8 @@
 //! against the in-memory store in `testing::memstore`. Only `component`
 //! (`component::exports`, the exported functions, and
 //! `component::host_store`, the imported store and clock) touches the
-//! component model, and only when built for wasm32.
+//! component model, and only when built for wasm32; `contract` maps the
+//! JSON contract's operations (`engram-contract`) onto the policy.
 //!
 //! The folders follow the two pipelines: `core` (foundations), `analysis`
 //! (text), `write` (classify, gates, resolve, remember, `detect`), `read`
@@ -17,11 +18,13 @@ pub mod bindings {
         path: "../wit",
         world: "memory-policy",
         additional_derives: [PartialEq],
+        // The data model's types are the contract crate's, shared with every host.
+        with: { "engram:memory/types@0.1.0": engram_contract::types },
     });
 }
 
 pub use bindings::engram::memory::store as wit_store;
-pub use bindings::engram::memory::types;
+pub use engram_contract::types;
 
 // Shared foundations: policy, errors, the data model, the store interface,
 // the exported-operation context, input limits and time.
@@ -49,6 +52,9 @@ pub mod lifecycle;
 /// the host's native benchmark. Behind the `testing` feature.
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+
+// The policy behind the JSON contract (`engram_contract::ops`).
+pub mod contract;
 
 #[cfg(target_arch = "wasm32")]
 mod component;

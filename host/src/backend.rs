@@ -216,4 +216,4 @@ impl crate::bindings::engram::memory::store::Host for ScopedStore {
     }
 }
 
-impl crate::bindings::engram::memory::types::Host for ScopedStore {}
+impl engram_contract::wasmtime_types::Host for ScopedStore {}

@@ -4,10 +4,13 @@ wasmtime::component::bindgen!({
     path: "../wit",
     world: "memory-policy",
     additional_derives: [PartialEq],
+    // The data model's types are the contract crate's (the guest's too), so
+    // a value crosses the boundary without a second Rust representation.
+    with: { "engram:memory/types": engram_contract::wasmtime_types },
 });
 
 pub use engram::memory::store::{
     Event, Filter, Insert, Principal, Receipt, ScopeMatch, StoreError, Stored, TermStats,
     Tombstone, Update, WeightedTerm, WriteOp,
 };
-pub use engram::memory::types::*;
+pub use engram_contract::types::*;

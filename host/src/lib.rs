@@ -18,7 +18,6 @@ pub mod postgres;
 pub mod postings_cache;
 pub mod runtime;
 pub mod sqlite;
-pub mod wire;
 
 /// The `engram` program (command line, demo, benchmark), built on the
 /// library above; only with the `cli` feature.
@@ -289,6 +288,26 @@ impl Engram {
                 .engram_memory_policy()
                 .call_review(s, &items))
         })
+    }
+    /// Run an operation of the JSON contract (SPEC §4; the component's
+    /// `json` export, `engram_contract::ops`) for `principal` on `input`
+    /// and return its JSON Lines. A writing operation runs under the
+    /// store's write lock, like `remember`.
+    pub fn call_json(
+        &mut self,
+        principal: w::Principal,
+        operation: &str,
+        input: &str,
+    ) -> Result<String, Error> {
+        let run = |this: &mut Self| {
+            policy_call!(this, principal, |p, s| p
+                .engram_memory_json()
+                .call_call(s, operation, input))
+        };
+        match engram_contract::ops::operation(operation) {
+            Some(op) if op.writes => self.writing(run),
+            _ => run(self),
+        }
     }
     pub fn info(&mut self) -> Result<w::PolicyInfo, Error> {
         let principal = w::Principal {

@@ -228,7 +228,7 @@ impl Runtime {
             |s| &mut s.store,
         )
         .map_err(|e| RuntimeError::Load(e.to_string()))?;
-        crate::bindings::engram::memory::types::add_to_linker::<HostState, HasSelf<ScopedStore>>(
+        engram_contract::wasmtime_types::add_to_linker::<HostState, HasSelf<ScopedStore>>(
             &mut linker,
             |s| &mut s.store,
         )

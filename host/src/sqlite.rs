@@ -30,7 +30,6 @@ use crate::bindings::{
 };
 use crate::bindings::{Memory, Payload};
 use crate::postings_cache::{self, Bounded, Documents, Posting, PostingsCache, TermPostings};
-use crate::wire::MemoryJson;
 
 /// Schema migrations, applied in order; `user_version` records how many
 /// ran. The SQL lives in `host/schema/`, which the Node and Python stores
@@ -129,10 +128,10 @@ fn with_context(e: StoreError, what: &str) -> StoreError {
 }
 
 fn status_name(s: Status) -> &'static str {
-    crate::wire::Status::from(s).name()
+    s.name()
 }
 fn kind_name(k: MemoryKind) -> &'static str {
-    crate::wire::MemoryKind::from(k).name()
+    k.name()
 }
 fn sensitivity_rank(s: Sensitivity) -> i64 {
     match s {
@@ -292,9 +291,7 @@ impl SqliteStore {
         last: Option<i64>,
         offset: i32,
     ) -> Result<Stored, StoreError> {
-        let mj: MemoryJson = serde_json::from_str(&body)
-            .map_err(|e| StoreError::Backend(format!("corrupt memory row: {e}")))?;
-        let mut memory: Memory = mj.into();
+        let mut memory = engram_contract::body::decode(&body).map_err(StoreError::Backend)?;
         memory.access_count = access.clamp(0, u32::MAX as i64) as u32;
         if let Some(ms) = last {
             memory.last_accessed = Some(Datetime {
@@ -694,7 +691,7 @@ fn write_row(
     etag: i64,
     rid: Option<i64>,
 ) -> Result<i64, StoreError> {
-    let body = serde_json::to_string(&MemoryJson::from(m.clone())).map_err(backend_err)?;
+    let body = engram_contract::body::encode(m);
     let c = columns(m);
     let what = || format!("{} revision {}", m.id, m.revision);
     // Distinct terms with their counts; the length counts repeats.

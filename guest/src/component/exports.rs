@@ -1,59 +1,94 @@
-//! The exported functions: each builds a context over the imports and calls
-//! the plain-Rust operation.
+//! The exported interfaces: `policy` (typed) and `json` (the contract of
+//! SPEC §4 on JSON text). Each call builds a context over the imports and
+//! runs the operation through `crate::contract::Operations`.
 
-use crate::bindings::exports::engram::memory::policy::Guest;
+use engram_contract::Policy as _;
+
+use crate::bindings::exports::engram::memory::{json, policy};
 use crate::component::host_store::{HostClock, HostStore};
+use crate::contract::Operations;
 use crate::core::api::Ctx;
 use crate::core::config::Policy;
 use crate::types::*;
 
 struct Component;
 
-fn with_ctx<T>(f: impl FnOnce(&Ctx) -> T) -> T {
+fn with_ops<T>(f: impl FnOnce(&Operations) -> T) -> T {
     let policy = Policy::default();
-    f(&Ctx {
+    let ctx = Ctx {
         store: &HostStore,
         clock: &HostClock,
         policy: &policy,
-    })
+    };
+    f(&Operations(&ctx))
 }
 
-impl Guest for Component {
+impl policy::Guest for Component {
     fn classify(candidates: Vec<Candidate>) -> Result<Vec<Decision>, Error> {
-        with_ctx(|c| crate::write::remember::classify(c, &candidates))
+        with_ops(|p| p.classify(&candidates))
     }
     fn remember(candidates: Vec<Candidate>) -> Result<Vec<Decision>, Error> {
-        with_ctx(|c| crate::write::remember::remember(c, &candidates))
+        with_ops(|p| p.remember(&candidates))
     }
     fn import_records(records: Vec<ImportRecord>) -> Result<Vec<ImportReceipt>, Error> {
-        with_ctx(|c| crate::write::remember::import_records(c, &records))
+        with_ops(|p| p.import_records(&records))
     }
     fn recall(queries: Vec<Query>) -> Result<Vec<RecallResult>, Error> {
-        with_ctx(|c| crate::read::recall::recall(c, &queries))
+        with_ops(|p| p.recall(&queries))
     }
     fn pack(request: PackRequest) -> Result<PackedContext, Error> {
-        with_ctx(|c| crate::context::pack::pack(c, &request))
+        with_ops(|p| p.pack(&request))
     }
     fn forget(selectors: Vec<ForgetSelector>) -> Result<ForgetReport, Error> {
-        with_ctx(|c| crate::lifecycle::forget::forget(c, &selectors))
+        with_ops(|p| p.forget(&selectors))
     }
     fn sweep(scope: Scope) -> Result<SweepReport, Error> {
-        with_ctx(|c| crate::lifecycle::sweep::sweep(c, &scope))
+        with_ops(|p| p.sweep(&scope))
     }
     fn history(id: String) -> Result<Vec<Memory>, Error> {
-        with_ctx(|c| crate::lifecycle::sweep::history(c, &id))
+        with_ops(|p| p.history(&id))
     }
     fn list_memories(scope: Scope, statuses: Vec<Status>) -> Result<Vec<Memory>, Error> {
-        with_ctx(|c| crate::lifecycle::sweep::list_memories(c, &scope, &statuses))
+        with_ops(|p| p.list_memories(&scope, &statuses))
     }
     fn review(items: Vec<ReviewItem>) -> Result<Vec<ReviewOutcome>, Error> {
-        with_ctx(|c| crate::lifecycle::review::review(c, &items))
+        with_ops(|p| p.review(&items))
     }
     fn info() -> PolicyInfo {
-        PolicyInfo {
-            package_version: env!("CARGO_PKG_VERSION").to_string(),
-            policy_version: crate::core::config::POLICY_VERSION.to_string(),
-        }
+        with_ops(|p| p.info())
+    }
+}
+
+impl json::Guest for Component {
+    fn call(operation: String, input: String) -> Result<String, Error> {
+        with_ops(|p| engram_contract::call(p, &operation, &input))
+    }
+    fn encode_memory(memory: Memory) -> String {
+        engram_contract::body::encode(&memory)
+    }
+    fn decode_memories(bodies: Vec<String>) -> Result<Vec<Memory>, Error> {
+        bodies
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                engram_contract::body::decode(b).map_err(|message| {
+                    Error::InvalidInput(FieldError {
+                        index: Some(i as u32),
+                        field: String::new(),
+                        message,
+                    })
+                })
+            })
+            .collect()
+    }
+    fn parse_datetime(text: String) -> Result<Datetime, Error> {
+        engram_contract::time::parse(&text).map_err(|message| {
+            Error::InvalidInput(FieldError {
+                index: None,
+                field: String::new(),
+                message,
+            })
+        })
     }
 }
 

@@ -1,19 +1,20 @@
-//! The `engram` command line: JSON Lines in and out (SPEC §4).
+//! The `engram` command line: JSON Lines in and out (SPEC §4), a transport
+//! of the component's JSON contract (`json` export, `engram_contract`): it
+//! reads stdin, opens a store handle per tenant, hands the lines to the
+//! component as they were written and prints what it answers.
 //!
-//! Every input line is parsed before anything runs; a bad line is reported
-//! with its number and field, the exit code is non-zero, and nothing is
-//! written: a whole invocation is one transaction.
+//! A bad line is reported with its number and field, the exit code is
+//! non-zero, and nothing is written: a whole invocation is one transaction.
 
 use std::io::{IsTerminal, Read, Write};
 
 use clap::{Args, Parser, Subcommand};
-use serde::de::DeserializeOwned;
+use engram_contract::{route, wire};
 use serde_json::{json, Value};
 
 pub use super::failure::Failure;
 use super::flags::Flags;
 use crate::bindings as w;
-use crate::wire;
 use crate::{Engram, Error};
 
 /// Items per guest call when a large input is split (one transaction still
@@ -120,59 +121,19 @@ pub fn main() -> i32 {
     }
 }
 
-/// One parsed input line.
-struct Line<T> {
-    number: usize,
-    value: T,
-}
-
-/// Parse every non-blank line of `input` as a `T`, naming the line and field
-/// of the first error.
-fn parse_lines<T: DeserializeOwned>(input: &str) -> Result<Vec<Line<T>>, Failure> {
-    let mut out = Vec::new();
-    for (i, raw) in input.lines().enumerate() {
-        if raw.trim().is_empty() {
-            continue;
+/// A policy error about item `index` of a call, named by `label(index)`
+/// ("line 3"); any other failure as it is.
+fn at_item(e: Error, label: impl Fn(u32) -> Option<String>) -> Failure {
+    if let Error::Policy(w::Error::InvalidInput(fe)) = &e {
+        if let Some(label) = fe.index.and_then(&label) {
+            return Failure::input(if fe.field.is_empty() {
+                format!("{label}: {}", fe.message)
+            } else {
+                format!("{label}: field `{}`: {}", fe.field, fe.message)
+            });
         }
-        out.push(Line {
-            number: i + 1,
-            value: parse_one(raw, i + 1)?,
-        });
     }
-    Ok(out)
-}
-
-fn parse_one<T: DeserializeOwned>(raw: &str, number: usize) -> Result<T, Failure> {
-    let de = &mut serde_json::Deserializer::from_str(raw);
-    serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.inner();
-        // serde_json appends "at line 1 column N" (of this one line): keep the column only.
-        let text = inner.to_string();
-        let text = match text.rfind(" at line ") {
-            Some(i) => format!("{} (column {})", &text[..i], inner.column()),
-            None => text,
-        };
-        let text = plain_type_names(&text);
-        if path == "." || path.is_empty() {
-            Failure::input(format!("line {number}: {text}"))
-        } else {
-            Failure::input(format!("line {number}: field `{path}`: {text}"))
-        }
-    })
-}
-
-/// serde names the Rust type it expected ("expected struct QueryIn"); a user
-/// wrote JSON, so say "a JSON object" instead.
-pub(crate) fn plain_type_names(text: &str) -> String {
-    let Some(at) = text.find("struct ") else {
-        return text.to_string();
-    };
-    let rest = &text[at + "struct ".len()..];
-    let name_end = rest
-        .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-        .unwrap_or(rest.len());
-    format!("{}a JSON object{}", &text[..at], &rest[name_end..])
+    Failure::from(e)
 }
 
 /// All of stdin as text. Invalid UTF-8 is reported with the line it is on.
@@ -223,83 +184,84 @@ fn principal_for(cli: &Cli, tenant: &str) -> w::Principal {
     }
 }
 
-/// Run `f` over the lines grouped by tenant (one principal per group) and in
-/// chunks, then return the outputs in input order. `f` gets the group's
-/// principal and items; its policy errors' item index is mapped back to the
-/// input line.
-fn by_tenant<T: Clone, R>(
-    cli: &Cli,
-    engram: &mut Engram,
-    lines: &[Line<T>],
-    tenant_of: impl Fn(&T) -> &str,
-    mut f: impl FnMut(&mut Engram, w::Principal, Vec<T>) -> Result<Vec<R>, Error>,
-) -> Result<Vec<R>, Failure> {
+/// Run batch operation `op` on `input` (JSON Lines): the items grouped by
+/// tenant (one principal per group, unless `--tenant` pins one) and in
+/// chunks, each chunk handed to the component as it was written; the
+/// output lines come back in input order.
+fn batch(cli: &Cli, engram: &mut Engram, op: &str, input: &str) -> Result<String, Failure> {
+    let (form, items) = route::batch(input).map_err(|e| Failure::from(Error::Policy(e)))?;
+    // An item whose tenant cannot be read goes with the tenant "": the
+    // component then names what is wrong with it.
+    fn tenant_of<'a>(r: &'a route::Routed) -> &'a str {
+        r.scope.as_ref().map_or("", |s| s.tenant.as_str())
+    }
     let mut tenants: Vec<&str> = Vec::new();
-    for l in lines {
-        let t = tenant_of(&l.value);
-        if !tenants.contains(&t) {
-            tenants.push(t);
+    for r in &items {
+        if !tenants.contains(&tenant_of(r)) {
+            tenants.push(tenant_of(r));
         }
     }
-    let show_progress = lines.len() > 5 * CHUNK && std::io::stderr().is_terminal();
+    let show_progress = items.len() > 5 * CHUNK && std::io::stderr().is_terminal();
     let mut done = 0usize;
-    let mut results: Vec<Option<R>> = (0..lines.len()).map(|_| None).collect();
+    let mut results: Vec<Option<&str>> = vec![None; items.len()];
+    let mut outputs: Vec<(Vec<usize>, String)> = Vec::new();
     for tenant in tenants {
-        let idx: Vec<usize> = (0..lines.len())
-            .filter(|&i| tenant_of(&lines[i].value) == tenant)
+        let idx: Vec<usize> = (0..items.len())
+            .filter(|&i| tenant_of(&items[i]) == tenant)
             .collect();
         for chunk in idx.chunks(CHUNK) {
-            let items: Vec<T> = chunk.iter().map(|&i| lines[i].value.clone()).collect();
-            let out = f(engram, principal_for(cli, tenant), items).map_err(|e| match &e {
-                Error::Policy(w::Error::InvalidInput(fe)) => {
-                    let line = fe
-                        .index
-                        .and_then(|i| chunk.get(i as usize))
-                        .map(|&i| lines[i].number);
-                    match line {
-                        Some(n) => Failure::input(format!(
-                            "line {n}: field `{}`: {}",
-                            fe.field, fe.message
-                        )),
-                        None => Failure::from(e),
-                    }
-                }
-                _ => Failure::from(e),
-            })?;
-            if out.len() != chunk.len() {
-                return Err(Failure {
-                    code: 3,
-                    message: format!(
-                        "the policy returned {} results for {} inputs",
-                        out.len(),
-                        chunk.len()
-                    ),
-                });
-            }
-            for (&i, r) in chunk.iter().zip(out) {
-                results[i] = Some(r);
-            }
+            // The chunk is a batch of its own: its item k is item chunk[k].
+            let text = route::rejoin(form, chunk.iter().map(|&i| items[i].text));
+            let out = engram
+                .call_json(principal_for(cli, tenant), op, &text)
+                .map_err(|e| {
+                    at_item(e, |k| {
+                        chunk
+                            .get(k as usize)
+                            .map(|&i| form.label(items[i].index))
+                    })
+                })?;
+            outputs.push((chunk.to_vec(), out));
             done += chunk.len();
             if show_progress {
-                eprint!("\rengram: {done}/{} lines", lines.len());
+                eprint!("\rengram: {done}/{} lines", items.len());
             }
         }
     }
     if show_progress {
         eprintln!();
     }
-    Ok(results.into_iter().flatten().collect())
-}
-
-fn print_lines(out: &mut dyn Write, values: &[Value]) -> Result<(), Failure> {
-    for v in values {
-        let mut line = serde_json::to_string(v).map_err(|e| Failure::input(e.to_string()))?;
-        line.push('\n');
-        if let Err(e) = out.write_all(line.as_bytes()) {
-            return io_failure(e);
+    for (chunk, out) in &outputs {
+        let lines: Vec<&str> = out.lines().collect();
+        if lines.len() != chunk.len() {
+            return Err(Failure {
+                code: 3,
+                message: format!(
+                    "the policy returned {} results for {} inputs",
+                    lines.len(),
+                    chunk.len()
+                ),
+            });
+        }
+        for (&i, line) in chunk.iter().zip(lines) {
+            results[i] = Some(line);
         }
     }
-    Ok(())
+    let mut text = String::new();
+    for line in results.into_iter().flatten() {
+        text.push_str(line);
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+fn print(out: &mut dyn Write, text: &str) -> Result<(), Failure> {
+    out.write_all(text.as_bytes()).or_else(io_failure)
+}
+
+/// The JSON text of a value built from flags.
+fn json_text(v: &Value) -> String {
+    v.to_string()
 }
 
 fn scope_from_flags(cli: &Cli, s: &ScopeArgs) -> Result<w::Scope, Failure> {
@@ -368,124 +330,72 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         _ => {}
     }
     let mut engram = cli.flags.open(&cli.flags.db)?;
+    let op = match &cli.cmd {
+        Cmd::Classify => "classify",
+        Cmd::Remember => "remember",
+        Cmd::Import => "import",
+        Cmd::Recall => "recall",
+        _ => "",
+    };
     match &cli.cmd {
-        Cmd::Classify | Cmd::Remember => {
-            let lines = parse_lines::<wire::CandidateIn>(&read_all(stdin)?)?;
-            let store = matches!(cli.cmd, Cmd::Remember);
-            let res = transactional(&mut engram, |e| {
-                by_tenant(
-                    &cli,
-                    e,
-                    &lines,
-                    |c| c.scope.tenant.as_str(),
-                    |e, p, items| {
-                        let c: Vec<w::Candidate> = items.into_iter().map(Into::into).collect();
-                        if store {
-                            e.remember(p, c)
-                        } else {
-                            e.classify(p, c)
-                        }
-                    },
-                )
-            })?;
-            print_lines(
-                out,
-                &res.iter().map(wire::decision_json).collect::<Vec<_>>(),
-            )
-        }
-        Cmd::Import => {
+        Cmd::Classify | Cmd::Remember | Cmd::Import | Cmd::Recall => {
             let input = read_all(stdin)?;
-            // Two passes over each line, so errors keep their field path.
-            let heads = parse_lines::<wire::ImportHead>(&input)?;
-            let bodies = parse_lines::<wire::CandidateIn>(&input)?;
-            let lines: Vec<Line<wire::ImportIn>> = heads
-                .into_iter()
-                .zip(bodies)
-                .map(|(h, b)| Line {
-                    number: h.number,
-                    value: wire::ImportIn {
-                        external_id: h.value.external_id,
-                        kind: h.value.kind,
-                        candidate: b.value,
-                    },
-                })
-                .collect();
-            let res = transactional(&mut engram, |e| {
-                by_tenant(
-                    &cli,
-                    e,
-                    &lines,
-                    |r| r.candidate.scope.tenant.as_str(),
-                    |e, p, items| e.import(p, items.into_iter().map(Into::into).collect()),
-                )
-            })?;
-            print_lines(
-                out,
-                &res.iter()
-                    .map(|r| json!({"id": r.memory_id, "external_id": r.external_id}))
-                    .collect::<Vec<_>>(),
-            )
-        }
-        Cmd::Recall => {
-            let lines = parse_lines::<wire::QueryIn>(&read_all(stdin)?)?;
-            let res = by_tenant(
-                &cli,
-                &mut engram,
-                &lines,
-                |q| q.scope.tenant.as_str(),
-                |e, p, items| e.recall(p, items.into_iter().map(Into::into).collect()),
-            )?;
-            print_lines(out, &res.iter().map(wire::recall_json).collect::<Vec<_>>())
+            let text = if cli.cmd_writes() {
+                transactional(&mut engram, |e| batch(&cli, e, op, &input))?
+            } else {
+                batch(&cli, &mut engram, op, &input)?
+            };
+            print(out, &text)
         }
         Cmd::Pack => {
             let input = read_all(stdin)?;
-            let req: wire::PackIn = parse_one(input.trim(), 1)?;
-            let p = principal_for(&cli, &req.scope.tenant);
-            let packed = engram.pack(p, req.into())?;
-            print_lines(out, &[wire::packed_json(&packed)])
+            let tenant = route::object_scope(&input).map(|s| s.tenant);
+            let p = principal_for(&cli, tenant.as_deref().unwrap_or(""));
+            let text = engram
+                .call_json(p, "pack", &input)
+                .map_err(|e| at_item(e, |i| Some(format!("line {}", i + 1))))?;
+            print(out, &text)
         }
         Cmd::Forget => {
-            let lines = parse_lines::<wire::ForgetIn>(&read_all(stdin)?)?;
-            let mut selectors = Vec::new();
-            for l in lines {
-                let number = l.number;
-                let sel = l
-                    .value
-                    .selector()
-                    .map_err(|(f, m)| Failure::input(format!("line {number}: field `{f}`: {m}")))?;
-                selectors.push(Line { number, value: sel });
-            }
-            let res = transactional(&mut engram, |e| {
-                let mut reports = Vec::new();
-                for s in &selectors {
-                    let tenant = match &s.value {
-                        w::ForgetSelector::MemoryId(id) => match &cli.flags.tenant {
-                            Some(t) => t.clone(),
-                            None => e.tenant_of(id)?.ok_or_else(|| {
-                                Failure::input(format!(
-                                    "line {}: no memory with id '{id}'",
-                                    s.number
-                                ))
-                            })?,
-                        },
-                        w::ForgetSelector::Key(k) => k.scope.tenant.clone(),
-                        w::ForgetSelector::Text(t) => t.scope.tenant.clone(),
-                        w::ForgetSelector::SourceRef(r) => r.scope.tenant.clone(),
+            let input = read_all(stdin)?;
+            let (form, items) =
+                route::batch(&input).map_err(|e| Failure::from(Error::Policy(e)))?;
+            // One selector, one call, one report line: each for its own tenant.
+            let text = transactional(&mut engram, |e| {
+                let mut reports = String::new();
+                for item in &items {
+                    let label = form.label(item.index);
+                    let tenant = match (&item.memory_id, &cli.flags.tenant, &item.scope) {
+                        (_, Some(t), _) => t.clone(),
+                        (Some(id), None, _) => e.tenant_of(id)?.ok_or_else(|| {
+                            Failure::input(format!("{label}: no memory with id '{id}'"))
+                        })?,
+                        (None, None, scope) => scope.as_ref().map_or(String::new(), |s| s.tenant.clone()),
                     };
-                    let r = e
-                        .forget(principal_for(&cli, &tenant), vec![s.value.clone()])
-                        .map_err(|err| Failure::input(format!("line {}: {err}", s.number)))?;
-                    reports.push(wire::forget_json(&r));
+                    let report = e
+                        .call_json(
+                            principal_for(&cli, &tenant),
+                            "forget",
+                            &route::rejoin(form, [item.text]),
+                        )
+                        .map_err(|err| match &err {
+                            Error::Policy(w::Error::InvalidInput(_)) => {
+                                at_item(err, |_| Some(label.clone()))
+                            }
+                            _ => Failure::input(format!("{label}: {err}")),
+                        })?;
+                    reports.push_str(&report);
                 }
                 Ok(reports)
             })?;
-            print_lines(out, &res)
+            print(out, &text)
         }
         Cmd::Sweep(s) => {
             let scope = scope_from_flags(&cli, s)?;
             let p = principal_for(&cli, &scope.tenant);
-            let r = transactional(&mut engram, |e| Ok(e.sweep(p, scope)?))?;
-            print_lines(out, &[wire::sweep_json(&r)])
+            let input = json_text(&json!({ "scope": wire::Scope::from(scope) }));
+            let text = transactional(&mut engram, |e| Ok(e.call_json(p, "sweep", &input)?))?;
+            print(out, &text)
         }
         Cmd::History { id } => {
             let tenant = match &cli.flags.tenant {
@@ -494,20 +404,27 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
                     .tenant_of(id)?
                     .ok_or_else(|| Failure::input(format!("no memory with id '{id}'")))?,
             };
-            let revs = engram.history(principal_for(&cli, &tenant), id)?;
-            print_lines(out, &revs.iter().map(wire::memory_json).collect::<Vec<_>>())
+            let input = json_text(&json!({ "id": id }));
+            let text = engram.call_json(principal_for(&cli, &tenant), "history", &input)?;
+            print(out, &text)
         }
         Cmd::List { scope, statuses } => {
             let scope = scope_from_flags(&cli, scope)?;
-            let mut st = Vec::new();
             for s in statuses {
-                let v: wire::Status = serde_json::from_value(Value::String(s.clone()))
-                    .map_err(|_| Failure::input(format!("--status: unknown status '{s}' (pending, active, superseded, retracted, expired, conflicted, archived)")))?;
-                st.push(v.into());
+                if w::Status::from_name(s).is_none() {
+                    return Err(Failure::input(format!(
+                        "--status: unknown status '{s}' ({})",
+                        status_names()
+                    )));
+                }
             }
             let p = principal_for(&cli, &scope.tenant);
-            let mems = engram.list(p, scope, st)?;
-            print_lines(out, &mems.iter().map(wire::memory_json).collect::<Vec<_>>())
+            let input = json_text(&json!({
+                "scope": wire::Scope::from(scope),
+                "statuses": statuses,
+            }));
+            let text = engram.call_json(p, "list", &input)?;
+            print(out, &text)
         }
         Cmd::Demo
         | Cmd::Info
@@ -517,6 +434,22 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         | Cmd::Mcp
         | Cmd::LoadTest(_)
         | Cmd::Vacuum => Ok(()),
+    }
+}
+
+/// The statuses, as `--status` takes them.
+pub(crate) fn status_names() -> String {
+    w::Status::ALL
+        .iter()
+        .map(|s| s.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl Cli {
+    /// Classify, remember and import run in one transaction.
+    fn cmd_writes(&self) -> bool {
+        matches!(self.cmd, Cmd::Classify | Cmd::Remember | Cmd::Import)
     }
 }
 

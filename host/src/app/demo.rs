@@ -9,7 +9,6 @@ use std::io::Write;
 use super::failure::Failure;
 use super::flags::Flags;
 use crate::bindings as w;
-use crate::wire;
 use crate::{Engram, Error, Options};
 
 const TENANT: &str = "acme";
@@ -134,7 +133,7 @@ fn decision_line(d: &w::Decision) -> String {
         .gates
         .iter()
         .filter(|g| !g.passed)
-        .map(|g| format!("{}: {}", wire::GateName::from(g.gate).name(), g.reason))
+        .map(|g| format!("{}: {}", g.gate.name(), g.reason))
         .collect();
     let why = if failed.is_empty() {
         d.reasons.first().cloned().unwrap_or_default()
@@ -144,9 +143,9 @@ fn decision_line(d: &w::Decision) -> String {
     format!(
         "  {:<3} {:<10} → {:<8} {:<10} {}",
         d.candidate_id.as_deref().unwrap_or("-"),
-        wire::CandidateKind::from(d.kind).name(),
-        wire::Disposition::from(d.disposition).name(),
-        wire::WriteAction::from(d.action).name(),
+        d.kind.name(),
+        d.disposition.name(),
+        d.action.name(),
         why
     )
 }
@@ -207,7 +206,7 @@ pub fn run(flags: &Flags, out: &mut dyn Write) -> Result<(), Failure> {
                 "  history {}#{}: {:<11} {:<22} source {}",
                 m.id,
                 m.revision,
-                wire::Status::from(m.status).name(),
+                m.status.name(),
                 m.text.chars().take(22).collect::<String>(),
                 m.provenance.source.reference.unwrap_or_default()
             ))?;
@@ -233,7 +232,7 @@ pub fn run(flags: &Flags, out: &mut dyn Write) -> Result<(), Failure> {
         n.say(format!(
             "  {:.3} {:<10} {}\n        sim {:.2} · fresh {:.2} · auth {:.2} · typefit {:.2} · entity {:.2} · admit {}",
             s.score,
-            wire::MemoryKind::from(s.memory.kind).name(),
+            s.memory.kind.name(),
             s.memory.text,
             f.similarity,
             f.freshness,
@@ -280,7 +279,7 @@ pub fn run(flags: &Flags, out: &mut dyn Write) -> Result<(), Failure> {
             n.say(format!(
                 "  dropped {} ({})",
                 d.reference,
-                wire::DropReason::from(d.reason).name()
+                d.reason.name()
             ))?;
         }
     }
@@ -315,8 +314,8 @@ pub fn run(flags: &Flags, out: &mut dyn Write) -> Result<(), Failure> {
     for m in e.list(principal(), scope(), vec![])? {
         n.say(format!(
             "  {:<11} {:<10} r{} {}",
-            wire::Status::from(m.status).name(),
-            wire::MemoryKind::from(m.kind).name(),
+            m.status.name(),
+            m.kind.name(),
             m.revision,
             m.text
         ))?;

@@ -1,196 +1,126 @@
 //! `engram mcp`: a Model Context Protocol server on stdin/stdout (rmcp),
-//! bound to one principal (`--tenant`, optional `--user`/`--project`).
+//! bound to one principal (`--tenant`, optional `--user`/`--project`), and
+//! a transport of the component's JSON contract.
 //!
-//! Each tool builds the CLI's input object from its arguments, with the
-//! scope's tenant, user and project taken from the principal (the model
-//! cannot name another), reads it with `wire` like the CLI reads a line,
-//! and answers the CLI's output object as structured content.
+//! Each tool is one contract operation (`TOOLS`). Its input schema is the
+//! operation's input schema from the contract (`engram_contract::schema`)
+//! with the principal's part of the scope taken out: the server puts the
+//! principal's tenant, user and project into every call's `scope` (the
+//! model cannot name another; it may narrow to a thread or an agent). The
+//! arguments go to the component as the operation's JSON input, and the
+//! answer comes back as structured content.
 
 use std::sync::{Arc, Mutex};
 
-use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
-use rmcp::{schemars, tool, tool_handler, tool_router, ErrorData, ServerHandler, ServiceExt};
-use serde::de::DeserializeOwned;
-use serde::Deserialize;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Map, Value};
 
 use super::failure::Failure;
 use super::flags::Flags;
 use crate::bindings as w;
-use crate::{wire, Engram};
+use crate::{Engram, Error};
+
+/// One tool: a contract operation, and what the server fills in.
+struct ToolSpec {
+    name: &'static str,
+    operation: &'static str,
+    description: &'static str,
+    /// Arguments the server supplies when the model leaves them out.
+    defaults: &'static [(&'static str, &'static str)],
+}
+
+/// The tools, one per operation they expose.
+const TOOLS: &[ToolSpec] = &[
+    ToolSpec {
+        name: "remember",
+        operation: "remember",
+        description: "Offer something worth remembering about the user, the project or the conversation. The memory policy decides whether to store it (active), hold it for review (pending), keep it only for this task (working) or reject it (e.g. secrets, chit-chat), and why; facts about the same subject and attribute supersede older ones. `source` defaults to {\"kind\": \"user\"}. Returns the decision with its reasons, gates and memory_id.",
+        defaults: &[("source", r#"{"kind":"user"}"#)],
+    },
+    ToolSpec {
+        name: "recall",
+        operation: "recall",
+        description: "Find the memories relevant to a question or task, ranked, each with its explanation: the score, the features behind it (similarity, scope, freshness, authority, type fit, entity, risk) and the admission check (why it was admitted; `explain` defaults to true). Only memories of this server's principal are searched.",
+        defaults: &[("explain", "true")],
+    },
+    ToolSpec {
+        name: "pack_context",
+        operation: "pack",
+        description: "Build the context for the next model call within a token budget: the system prompt, the relevant memories recalled for the query, and the recent messages, trimmed and compressed to fit. Returns the packed text, its token count, its sections and what was dropped and why.",
+        defaults: &[],
+    },
+    ToolSpec {
+        name: "forget",
+        operation: "forget",
+        description: "Forget memories, for good: one memory by memory_id; a fact by subject and predicate; every memory containing a text fragment; or everything derived from a source_ref. Later attempts to remember the same thing are rejected (tombstones). Returns what was deleted and cascaded.",
+        defaults: &[],
+    },
+    ToolSpec {
+        name: "list_memories",
+        operation: "list",
+        description: "List the stored memories of this server's principal with their status (active, pending, superseded, …), optionally only some statuses, a thread or an agent. Returns {\"items\": [memory, …]}.",
+        defaults: &[],
+    },
+    ToolSpec {
+        name: "memory_history",
+        operation: "history",
+        description: "Show every revision of one memory (`id`), oldest first: how it was created, superseded or retracted, with provenance. Returns {\"items\": [revision, …]}.",
+        defaults: &[],
+    },
+];
+
+/// The scope fields the principal owns.
+const PRINCIPAL_FIELDS: [&str; 3] = ["tenant", "user", "project"];
+
+/// A tool's input schema: the operation's, with `scope` narrowed to what
+/// the model may choose and every server default made optional.
+fn input_schema(spec: &ToolSpec) -> JsonObject {
+    let mut schema = engram_contract::schema::input_schema(spec.operation).unwrap_or_default();
+    if let Some(props) = schema["properties"].as_object_mut() {
+        if let Some(scope) = props.get_mut("scope") {
+            narrow_scope(scope);
+        }
+    }
+    if let Some(required) = schema["required"].as_array_mut() {
+        required.retain(|r| {
+            let r = r.as_str().unwrap_or_default();
+            r != "scope" && !spec.defaults.iter().any(|(k, _)| *k == r)
+        });
+    }
+    match schema {
+        Value::Object(m) => m,
+        _ => JsonObject::new(),
+    }
+}
+
+/// Remove the principal's fields from a scope schema (possibly nullable:
+/// `anyOf`/`oneOf` alternatives are narrowed too).
+fn narrow_scope(scope: &mut Value) {
+    if let Some(props) = scope["properties"].as_object_mut() {
+        for f in PRINCIPAL_FIELDS {
+            props.remove(f);
+        }
+        scope["required"] = json!([]);
+        scope["description"] =
+            json!("Narrow to a thread or an agent; the tenant, user and project are this server's principal.");
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(alts) = scope[key].as_array_mut() {
+            alts.iter_mut().for_each(narrow_scope);
+        }
+    }
+}
 
 /// The server: one `Engram` for the one principal it was started for.
 #[derive(Clone)]
 pub struct EngramMcp {
     engram: Arc<Mutex<Engram>>,
     principal: w::Principal,
-    tool_router: ToolRouter<Self>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct RememberArgs {
-    /// What to remember, in the user's or agent's words (one fact, event or procedure).
-    pub text: String,
-    /// Who said or produced it: user (default), system, document, tool, behavior or agent.
-    #[serde(default)]
-    pub source_kind: Option<String>,
-    /// An id of the event or message it came from, so it can be forgotten with its source later.
-    #[serde(default)]
-    pub source_ref: Option<String>,
-    /// Conversation thread it belongs to.
-    #[serde(default)]
-    pub thread: Option<String>,
-    /// Agent it belongs to.
-    #[serde(default)]
-    pub agent: Option<String>,
-    /// RFC 3339 time it was observed (default: now).
-    #[serde(default)]
-    pub observed_at: Option<String>,
-    /// How sure the source is, 0..1.
-    #[serde(default)]
-    pub confidence: Option<f64>,
-    /// semantic (a lasting fact or preference), episodic (something that happened), procedural (how to do something), working (only for this task) or none.
-    #[serde(default)]
-    pub kind_hint: Option<String>,
-    /// For a fact: who or what it is about, e.g. "user:u42".
-    #[serde(default)]
-    pub subject: Option<String>,
-    /// For a fact: the attribute, e.g. "preferred_name".
-    #[serde(default)]
-    pub predicate: Option<String>,
-    /// For a fact: the value, e.g. "Lin".
-    #[serde(default)]
-    pub object: Option<String>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct RecallArgs {
-    /// The question or task to find memories for.
-    pub query: String,
-    /// How many memories at most (default: the policy's).
-    #[serde(default)]
-    pub k: Option<u32>,
-    /// Only memories of this thread.
-    #[serde(default)]
-    pub thread: Option<String>,
-    /// Only memories of this agent.
-    #[serde(default)]
-    pub agent: Option<String>,
-    /// Only these kinds: semantic, episodic, procedural.
-    #[serde(default)]
-    pub kinds: Option<Vec<String>>,
-    /// RFC 3339 instant to recall as of (default: now).
-    #[serde(default)]
-    pub as_of: Option<String>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct MessageArg {
-    /// system, user, assistant or tool.
-    pub role: String,
-    pub text: String,
-    /// 0..100: higher is kept first when the budget is tight.
-    #[serde(default)]
-    pub priority: Option<u8>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct PackArgs {
-    /// Token budget of the packed context.
-    pub budget: u32,
-    /// The current task or question; memories are recalled for it.
-    pub query: String,
-    /// The system prompt to keep at the top.
-    #[serde(default)]
-    pub system: Option<String>,
-    /// Recent conversation messages, oldest first.
-    #[serde(default)]
-    pub messages: Option<Vec<MessageArg>>,
-    /// Thread whose memories to use.
-    #[serde(default)]
-    pub thread: Option<String>,
-    /// Agent whose memories to use.
-    #[serde(default)]
-    pub agent: Option<String>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct ForgetArgs {
-    /// Forget this memory (an id from remember, recall or list_memories).
-    #[serde(default)]
-    pub memory_id: Option<String>,
-    /// With predicate: forget the fact about this subject.
-    #[serde(default)]
-    pub subject: Option<String>,
-    /// With subject: forget the fact with this attribute.
-    #[serde(default)]
-    pub predicate: Option<String>,
-    /// Erase this text fragment wherever it appears.
-    #[serde(default)]
-    pub text: Option<String>,
-    /// Forget everything derived from this source event or session.
-    #[serde(default)]
-    pub source_ref: Option<String>,
-    /// Limit a subject/text/source_ref selector to this thread.
-    #[serde(default)]
-    pub thread: Option<String>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct ListArgs {
-    /// Only these statuses: pending, active, superseded, retracted, expired, conflicted, archived.
-    #[serde(default)]
-    pub status: Option<Vec<String>>,
-    /// Only memories of this thread.
-    #[serde(default)]
-    pub thread: Option<String>,
-    /// Only memories of this agent.
-    #[serde(default)]
-    pub agent: Option<String>,
-}
-
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct HistoryArgs {
-    /// The memory whose revisions to show.
-    pub memory_id: String,
-}
-
-/// Insert `key: value` when the value is present.
-fn put<T: serde::Serialize>(m: &mut Map<String, Value>, key: &str, value: &Option<T>) {
-    if let Some(v) = value {
-        m.insert(key.to_string(), json!(v));
-    }
-}
-
-/// Read a CLI input object with `wire`, naming the field of an error.
-fn read<T: DeserializeOwned>(v: Value) -> Result<T, String> {
-    serde_path_to_error::deserialize(v).map_err(|e| {
-        let path = e.path().to_string();
-        let text = super::cli::plain_type_names(&e.inner().to_string());
-        if path == "." || path.is_empty() {
-            text
-        } else {
-            format!("field `{path}`: {text}")
-        }
-    })
-}
-
-/// A tool's answer: the JSON result, or an error the model can read.
-fn answer(r: Result<Value, String>) -> Result<CallToolResult, ErrorData> {
-    Ok(match r {
-        Ok(v) => CallToolResult::structured(wrap(v)),
-        Err(m) => CallToolResult::error(vec![ContentBlock::text(m)]),
-    })
-}
-
-/// Structured content must be an object: an array is wrapped as `{"items": […]}`.
-fn wrap(v: Value) -> Value {
-    match v {
-        Value::Object(_) => v,
-        other => json!({ "items": other }),
-    }
 }
 
 impl EngramMcp {
@@ -198,203 +128,100 @@ impl EngramMcp {
         EngramMcp {
             engram: Arc::new(Mutex::new(engram)),
             principal,
-            tool_router: Self::tool_router(),
         }
     }
 
-    /// The principal's scope, narrowed to a thread or agent.
-    fn scope(&self, thread: &Option<String>, agent: &Option<String>) -> Value {
-        let mut m = Map::new();
-        m.insert("tenant".into(), json!(self.principal.tenant));
-        put(&mut m, "user", &self.principal.user);
-        put(&mut m, "project", &self.principal.project);
-        put(&mut m, "thread", thread);
-        put(&mut m, "agent", agent);
-        Value::Object(m)
+    /// The operation's input: the model's arguments, the server's defaults
+    /// where they are missing, and the principal's scope.
+    fn input(&self, spec: &ToolSpec, args: JsonObject) -> Value {
+        let mut input: Map<String, Value> = args;
+        for (key, value) in spec.defaults {
+            if !input.contains_key(*key) {
+                input.insert(
+                    key.to_string(),
+                    serde_json::from_str(value).unwrap_or(Value::Null),
+                );
+            }
+        }
+        let mut scope = match input.remove("scope") {
+            Some(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        let p = &self.principal;
+        scope.insert("tenant".into(), json!(p.tenant));
+        scope.insert("user".into(), json!(p.user));
+        scope.insert("project".into(), json!(p.project));
+        input.insert("scope".into(), Value::Object(scope));
+        Value::Object(input)
     }
 
-    /// Run `f` with the engine off the async threads.
-    async fn call(
-        &self,
-        f: impl FnOnce(&mut Engram, w::Principal) -> Result<Value, String> + Send + 'static,
-    ) -> Result<CallToolResult, ErrorData> {
+    /// Run the operation with the engine off the async threads.
+    async fn run(&self, spec: &'static ToolSpec, input: Value) -> Result<CallToolResult, ErrorData> {
         let engram = Arc::clone(&self.engram);
         let principal = self.principal.clone();
         let r = tokio::task::spawn_blocking(move || {
             let mut e = engram
                 .lock()
                 .map_err(|_| "an earlier call failed mid-way; restart the server".to_string())?;
-            f(&mut e, principal)
+            answer(spec, &mut e, principal, &input.to_string())
         })
         .await
         .map_err(|e| ErrorData::internal_error(format!("the call's worker stopped: {e}"), None))?;
-        answer(r)
+        Ok(match r {
+            Ok(v) => CallToolResult::structured(v),
+            Err(m) => CallToolResult::error(vec![ContentBlock::text(m)]),
+        })
     }
 }
 
-#[tool_router]
-impl EngramMcp {
-    #[tool(
-        description = "Offer something worth remembering about the user, the project or the conversation. The memory policy decides whether to store it (active), hold it for review (pending), keep it only for this task (working) or reject it (e.g. secrets, chit-chat), and why; facts about the same subject and attribute supersede older ones. Returns the decision with its reasons, gates and memory_id."
-    )]
-    async fn remember(
-        &self,
-        Parameters(a): Parameters<RememberArgs>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let mut c = Map::new();
-        c.insert("text".into(), json!(a.text));
-        c.insert("scope".into(), self.scope(&a.thread, &a.agent));
-        let mut source = Map::new();
-        source.insert(
-            "kind".into(),
-            json!(a.source_kind.as_deref().unwrap_or("user")),
-        );
-        put(&mut source, "ref", &a.source_ref);
-        c.insert("source".into(), Value::Object(source));
-        put(&mut c, "observed_at", &a.observed_at);
-        put(&mut c, "confidence", &a.confidence);
-        put(&mut c, "kind_hint", &a.kind_hint);
-        put(&mut c, "subject", &a.subject);
-        put(&mut c, "predicate", &a.predicate);
-        put(&mut c, "object", &a.object);
-        let candidate: Result<wire::CandidateIn, String> = read(Value::Object(c));
-        self.call(move |e, p| {
-            let d = e
-                .remember(p, vec![candidate?.into()])
-                .map_err(|x| x.to_string())?;
-            d.first()
-                .map(wire::decision_json)
-                .ok_or_else(|| "the policy returned no decision".to_string())
-        })
-        .await
-    }
-
-    #[tool(
-        description = "Find the memories relevant to a question or task, ranked, each with its explanation: the score, the features behind it (similarity, scope, freshness, authority, type fit, entity, risk) and the admission check (why it was admitted). Only memories of this server's principal are searched."
-    )]
-    async fn recall(
-        &self,
-        Parameters(a): Parameters<RecallArgs>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let mut q = Map::new();
-        q.insert("query".into(), json!(a.query));
-        q.insert("scope".into(), self.scope(&a.thread, &a.agent));
-        q.insert("explain".into(), json!(true));
-        put(&mut q, "k", &a.k);
-        put(&mut q, "kinds", &a.kinds);
-        put(&mut q, "as_of", &a.as_of);
-        let query: Result<wire::QueryIn, String> = read(Value::Object(q));
-        self.call(move |e, p| {
-            let r = e
-                .recall(p, vec![query?.into()])
-                .map_err(|x| x.to_string())?;
-            r.first()
-                .map(wire::recall_json)
-                .ok_or_else(|| "the policy returned no result".to_string())
-        })
-        .await
-    }
-
-    #[tool(
-        description = "Build the context for the next model call within a token budget: the system prompt, the relevant memories recalled for the query, and the recent messages, trimmed and compressed to fit. Returns the packed text, its token count, its sections and what was dropped and why."
-    )]
-    async fn pack_context(
-        &self,
-        Parameters(a): Parameters<PackArgs>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let mut r = Map::new();
-        r.insert("budget".into(), json!(a.budget));
-        r.insert("query".into(), json!(a.query));
-        r.insert("scope".into(), self.scope(&a.thread, &a.agent));
-        put(&mut r, "system", &a.system);
-        if let Some(messages) = &a.messages {
-            let list: Vec<Value> = messages
-                .iter()
-                .map(|m| {
-                    let mut o = Map::new();
-                    o.insert("role".into(), json!(m.role));
-                    o.insert("text".into(), json!(m.text));
-                    put(&mut o, "priority", &m.priority);
-                    Value::Object(o)
-                })
-                .collect();
-            r.insert("messages".into(), Value::Array(list));
-        }
-        let req: Result<wire::PackIn, String> = read(Value::Object(r));
-        self.call(move |e, p| {
-            let packed = e.pack(p, req?.into()).map_err(|x| x.to_string())?;
-            Ok(wire::packed_json(&packed))
-        })
-        .await
-    }
-
-    #[tool(
-        description = "Forget memories, for good: one memory by memory_id; a fact by subject and predicate; every memory containing a text fragment; or everything derived from a source_ref. Later attempts to remember the same thing are rejected (tombstones). Returns what was deleted and cascaded."
-    )]
-    async fn forget(
-        &self,
-        Parameters(a): Parameters<ForgetArgs>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let mut f = Map::new();
-        put(&mut f, "memory_id", &a.memory_id);
-        if a.memory_id.is_none() {
-            f.insert("scope".into(), self.scope(&a.thread, &None));
-        }
-        put(&mut f, "subject", &a.subject);
-        put(&mut f, "predicate", &a.predicate);
-        put(&mut f, "text", &a.text);
-        put(&mut f, "source_ref", &a.source_ref);
-        let selector = read::<wire::ForgetIn>(Value::Object(f)).and_then(|s| {
-            s.selector()
-                .map_err(|(field, m)| format!("field `{field}`: {m}"))
-        });
-        self.call(move |e, p| {
-            let sel = selector?;
-            e.begin_batch().map_err(|x| x.to_string())?;
-            let r = e.forget(p, vec![sel]);
-            e.finish_batch(r.is_ok()).map_err(|x| x.to_string())?;
-            Ok(wire::forget_json(&r.map_err(|x| x.to_string())?))
-        })
-        .await
-    }
-
-    #[tool(
-        description = "List the stored memories of this server's principal with their status (active, pending, superseded, …), optionally only some statuses, a thread or an agent. Returns {\"items\": [memory, …]}."
-    )]
-    async fn list_memories(
-        &self,
-        Parameters(a): Parameters<ListArgs>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let scope: Result<wire::Scope, String> = read(self.scope(&a.thread, &a.agent));
-        let statuses: Result<Vec<wire::Status>, String> =
-            read(json!(a.status.clone().unwrap_or_default()));
-        self.call(move |e, p| {
-            let st = statuses?.into_iter().map(Into::into).collect();
-            let mems = e.list(p, scope?.into(), st).map_err(|x| x.to_string())?;
-            Ok(Value::Array(mems.iter().map(wire::memory_json).collect()))
-        })
-        .await
-    }
-
-    #[tool(
-        description = "Show every revision of one memory, oldest first: how it was created, superseded or retracted, with provenance. Returns {\"items\": [revision, …]}."
-    )]
-    async fn memory_history(
-        &self,
-        Parameters(a): Parameters<HistoryArgs>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.call(move |e, p| {
-            let revs = e.history(p, &a.memory_id).map_err(|x| x.to_string())?;
-            if revs.is_empty() {
-                return Err(format!("no memory with id '{}'", a.memory_id));
-            }
-            Ok(Value::Array(revs.iter().map(wire::memory_json).collect()))
-        })
-        .await
+/// A policy error the model can read.
+fn message(e: Error) -> String {
+    match e {
+        Error::Policy(w::Error::InvalidInput(f)) if f.field.is_empty() => f.message,
+        Error::Policy(w::Error::InvalidInput(f)) => format!("field `{}`: {}", f.field, f.message),
+        other => other.to_string(),
     }
 }
 
-#[tool_handler(router = self.tool_router)]
+/// Call the operation; its JSON Lines as one object (a list is wrapped as
+/// `{"items": […]}`, since structured content must be an object).
+fn answer(
+    spec: &ToolSpec,
+    e: &mut Engram,
+    principal: w::Principal,
+    input: &str,
+) -> Result<Value, String> {
+    let writes = engram_contract::ops::operation(spec.operation).is_some_and(|o| o.writes);
+    if writes {
+        e.begin_batch().map_err(message)?;
+    }
+    let r = e.call_json(principal, spec.operation, input);
+    if writes {
+        e.finish_batch(r.is_ok()).map_err(message)?;
+    }
+    let lines = r.map_err(message)?;
+    let values: Vec<Value> = lines
+        .lines()
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("the component printed invalid JSON: {e}"))?;
+    let one = matches!(
+        engram_contract::ops::operation(spec.operation).map(|o| o.output),
+        Some(engram_contract::ops::Output::Each | engram_contract::ops::Output::One)
+    );
+    if one {
+        return values
+            .into_iter()
+            .next()
+            .ok_or_else(|| "the policy returned no result".to_string());
+    }
+    if spec.operation == "history" && values.is_empty() {
+        let id = serde_json::from_str::<Value>(input).unwrap_or_default()["id"].clone();
+        return Err(format!("no memory with id {id}"));
+    }
+    Ok(json!({ "items": values }))
+}
+
 impl ServerHandler for EngramMcp {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
@@ -405,6 +232,41 @@ impl ServerHandler for EngramMcp {
                  questions that depend on the past, pack_context to build a budgeted prompt, \
                  forget when the user asks to erase something.",
             )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(
+            TOOLS
+                .iter()
+                .map(|t| Tool::new(t.name, t.description, input_schema(t)))
+                .collect(),
+        ))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        TOOLS
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| Tool::new(t.name, t.description, input_schema(t)))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let Some(spec) = TOOLS.iter().find(|t| t.name == request.name) else {
+            return Err(ErrorData::invalid_params(
+                format!("no tool '{}'", request.name),
+                None,
+            ));
+        };
+        let input = self.input(spec, request.arguments.unwrap_or_default());
+        Ok(self.run(spec, input).await?.into())
     }
 }
 

@@ -42,7 +42,6 @@ use crate::bindings::{
     TermStats, Tombstone, WeightedTerm, WriteOp,
 };
 use crate::postings_cache::PostingsCache;
-use crate::wire::MemoryJson;
 
 /// Migrations in order; the `engram_schema` table records how many ran.
 const MIGRATIONS: &[&str] = &[
@@ -362,9 +361,7 @@ fn row_to_stored(r: &Row) -> Result<Stored, StoreError> {
     let length: i64 = r.get(2);
     let access: i64 = r.get(3);
     let last: Option<i64> = r.get(4);
-    let mj: MemoryJson = serde_json::from_str(&body)
-        .map_err(|e| StoreError::Backend(format!("corrupt memory row: {e}")))?;
-    let mut memory: Memory = mj.into();
+    let mut memory = engram_contract::body::decode(&body).map_err(StoreError::Backend)?;
     memory.access_count = access.clamp(0, u32::MAX as i64) as u32;
     if let Some(ms) = last {
         memory.last_accessed = Some(Datetime {
@@ -707,11 +704,11 @@ fn key_columns(m: &Memory) -> (Option<String>, Option<String>, Option<String>) {
 }
 
 fn kind_name(m: &Memory) -> String {
-    crate::wire::MemoryKind::from(m.kind).name().to_string()
+    m.kind.name().to_string()
 }
 
 fn status_name(m: &Memory) -> String {
-    crate::wire::Status::from(m.status).name().to_string()
+    m.status.name().to_string()
 }
 
 /// Apply every op in order on `c` (inside the caller's transaction or
@@ -895,7 +892,7 @@ fn rewrite_row(
     etag: i64,
     rid: i64,
 ) -> Result<(), StoreError> {
-    let body = serde_json::to_string(&MemoryJson::from(m.clone())).map_err(backend_err)?;
+    let body = engram_contract::body::encode(m);
     let (subject, predicate, condition) = key_columns(m);
     let what = format!("{} revision {}", m.id, m.revision);
     let mut uniq: std::collections::BTreeMap<&str, i64> = std::collections::BTreeMap::new();

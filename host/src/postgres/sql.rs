@@ -4,7 +4,6 @@
 use postgres::types::ToSql;
 
 use crate::bindings::{Filter, Principal, Scope, ScopeMatch};
-use crate::wire;
 
 type Arg = Box<dyn ToSql + Sync + Send>;
 
@@ -72,7 +71,7 @@ pub(crate) fn filter_clause(args: &mut Args, a: &str, f: &Filter) -> String {
         let kinds: Vec<String> = f
             .kinds
             .iter()
-            .map(|k| wire::MemoryKind::from(*k).name().to_string())
+            .map(|k| k.name().to_string())
             .collect();
         sql.push(format!("{a}.kind = ANY({})", args.arg(kinds)));
     }
@@ -80,7 +79,7 @@ pub(crate) fn filter_clause(args: &mut Args, a: &str, f: &Filter) -> String {
         let statuses: Vec<String> = f
             .statuses
             .iter()
-            .map(|s| wire::Status::from(*s).name().to_string())
+            .map(|s| s.name().to_string())
             .collect();
         sql.push(format!("{a}.status = ANY({})", args.arg(statuses)));
     }

@@ -9,7 +9,6 @@ use postgres::Client;
 
 use super::{db_err, key_columns, kind_name, sensitivity_rank, status_name};
 use crate::bindings::{Insert, StoreError};
-use crate::wire::MemoryJson;
 
 /// The columns of the rows to insert, one vector per column.
 #[derive(Default)]
@@ -63,10 +62,7 @@ pub(super) fn insert_many(c: &mut Client, inserts: &[&Insert]) -> Result<(), Sto
         col.updated_at.push(m.updated_at.epoch_ms);
         col.length.push(ins.index_terms.len() as i64);
         col.access_count.push(m.access_count as i64);
-        col.body.push(
-            serde_json::to_string(&MemoryJson::from(m.clone()))
-                .map_err(|e| StoreError::Backend(e.to_string()))?,
-        );
+        col.body.push(engram_contract::body::encode(m));
     }
     let what = match inserts {
         [one] => format!("{} revision {}", one.memory.id, one.memory.revision),

@@ -1,309 +1,846 @@
-// The JSON contract of Engram (SPEC §4): what `Engram`'s methods take and
-// return. The WIT-level types jco generates are in ../gen/engram.d.ts
-// (`engram-memory/wit`); these are the plain-object shapes of the CLI.
+// Generated from the contract's JSON Schema (contract/schema/engram-contract.schema.json)
+// by `cargo test -p engram-contract --features schema` (ENGRAM_BLESS=1 rewrites it).
+// Do not edit. Inputs are what the methods take (SPEC §4), outputs what they return.
 
-export type MemoryKind = 'semantic' | 'episodic' | 'procedural';
-export type CandidateKind = MemoryKind | 'working' | 'none';
-export type SourceKind = 'user' | 'system' | 'document' | 'tool' | 'behavior' | 'agent';
-export type Sensitivity = 'public' | 'internal' | 'personal' | 'sensitive';
-export type Status = 'pending' | 'active' | 'superseded' | 'retracted' | 'expired' | 'conflicted' | 'archived';
-export type Retention = 'ephemeral' | 'standard' | 'durable' | 'audit';
-export type Disposition = 'active' | 'pending' | 'working' | 'rejected';
-export type GateName = 'value' | 'confidence' | 'sensitivity' | 'stability' | 'conflict' | 'permission';
-export type WriteAction = 'created' | 'superseded' | 'duplicate' | 'conflicted' | 'none';
-export type Role = 'system' | 'user' | 'assistant' | 'tool';
-/** An instant as RFC 3339 text with its UTC offset, e.g. `2026-08-01T10:00:00+08:00`. */
-export type Instant = string;
-
-/** Who a call acts for: a tenant name or a narrower principal. */
-export type PrincipalLike = string | { tenant: string; user?: string; project?: string };
-
-export interface Scope {
-  tenant: string;
-  user?: string | null;
-  project?: string | null;
-  thread?: string | null;
-  agent?: string | null;
+/** Why a memory was (or was not) admitted into the results. */
+export interface AdmissionOut {
+  admit: boolean;
+  conflict: boolean;
+  reason?: string | null;
+  relevance: number;
+  safety_risk: number;
+  scope_ok: boolean;
+  task_applicable: boolean;
+  time_ok: boolean;
 }
 
-export interface Source {
-  kind: SourceKind;
-  ref?: string | null;
-}
-
-export interface Candidate {
-  /** Your id for the candidate, echoed in its decision. */
-  id?: string;
-  text: string;
+/** A candidate memory (SPEC §4): only `text`, `scope.tenant` and `source.kind` are required. */
+export interface CandidateIn {
+  /** Qualifies a fact's key (e.g. `work` vs `friends`). */
+  condition?: string | null;
+  /** How sure the source is, 0..1 (default: by source kind). */
+  confidence?: number | null;
+  /** A caller-supplied embedding. */
+  embedding?: Array<number> | null;
+  /** Named entities for exact matching (service, host, person, …). */
+  entities?: Entries;
+  /** The caller's id for this candidate, echoed in its decision. */
+  id?: string | null;
+  /** A suggested kind; the policy may overrule it, with a reason. */
+  kind_hint?: CandidateKind | null;
+  /** For a fact: the value. */
+  object?: string | null;
+  /** When it was said or recorded (default: now). */
+  observed_at?: Time | null;
+  /** For an event: when it happened. */
+  occurred_at?: Time | null;
+  /** For a fact: the attribute (e.g. `preferred_name`). */
+  predicate?: string | null;
+  /** Where it belongs. */
   scope: Scope;
+  /** Who said or produced it. */
   source: Source;
-  observed_at?: Instant;
-  confidence?: number;
-  kind_hint?: CandidateKind;
-  subject?: string;
-  predicate?: string;
-  object?: string;
-  condition?: string;
-  occurred_at?: Instant;
-  valid_from?: Instant;
-  valid_to?: Instant;
-  entities?: Record<string, string>;
-  embedding?: number[];
+  /** For a fact: who or what it is about (e.g. `user:u42`). */
+  subject?: string | null;
+  /** What to remember, in the speaker's words. */
+  text: string;
+  /** Valid from this instant. */
+  valid_from?: Time | null;
+  /** Valid until this instant. */
+  valid_to?: Time | null;
 }
 
-export interface ImportRecord extends Candidate {
-  external_id: string;
-  kind: MemoryKind;
+/** What a candidate was classified as. `working` and `none` are never stored as long-term memory. */
+export type CandidateKind = "semantic" | "episodic" | "procedural" | "working" | "none";
+
+export interface CompressedOut {
+  ref: string;
+  summary: string;
 }
 
-export interface GateResult {
+/** What the policy decided for one candidate. */
+export interface DecisionOut {
+  /** What the write did. */
+  action: WriteAction;
+  confidence: number;
+  disposition: Disposition;
+  /** The six gates by name, each with its verdict and why. */
+  gates: Record<string, GateOut>;
+  /** The candidate's `id`. */
+  id?: string | null;
+  kind: CandidateKind;
+  /** The memory written or matched, if any. */
+  memory_id?: string | null;
+  occurred_at?: Time | null;
+  policy_version: string;
+  reasons: Array<string>;
+  revision?: number | null;
+  sensitivity: Sensitivity;
+  /** The words a time was resolved from (e.g. `昨天`). */
+  time_expression?: string | null;
+}
+
+/** What a write decision ends in. */
+export type Disposition = "active" | "pending" | "working" | "rejected";
+
+/** Why an item was left out. */
+export type DropReason = "budget" | "not-admitted" | "superseded" | "duplicate" | "expired";
+
+export interface DroppedOut {
+  reason: DropReason;
+  ref: string;
+}
+
+/** A string-to-string map (e.g. {"service": "order-service"}); a null value is dropped, another non-string value is kept as its JSON text. */
+export type Entries = Record<string, string>;
+
+/** The features behind a score, each in 0..1. */
+export interface FeaturesOut {
+  authority: number;
+  embedding?: number | null;
+  entity: number;
+  freshness: number;
+  risk: number;
+  scope: number;
+  similarity: number;
+  typefit: number;
+}
+
+/** A forget selector (SPEC §4): exactly one of `memory_id`; `scope`+`subject`+`predicate` (optional `condition`); `scope`+`text`; `scope`+`source_ref`. */
+export interface ForgetIn {
+  /** With `subject` and `predicate`: only under this condition. */
+  condition?: string | null;
+  /** Forget this memory, every revision. */
+  memory_id?: string | null;
+  /** With `subject`: the fact with this attribute. */
+  predicate?: string | null;
+  /** Where to forget (required unless `memory_id` is given). */
+  scope?: Scope | null;
+  /** Everything derived from this source event or session. */
+  source_ref?: string | null;
+  /** With `predicate`: the fact about this subject. */
+  subject?: string | null;
+  /** Erase this text fragment wherever it appears. */
+  text?: string | null;
+}
+
+/** What a forget erased. */
+export interface ForgetOut {
+  /** Memories derived from the erased ones, erased with them. */
+  cascaded: Array<string>;
+  deleted: Array<string>;
+  /** Fingerprints left so the same content is not remembered again. */
+  tombstones: number;
+}
+
+/** One gate's verdict. */
+export interface GateOut {
   pass: boolean;
   reason: string;
 }
 
-export interface Decision {
-  id: string | null;
-  kind: CandidateKind;
-  disposition: Disposition;
-  reasons: string[];
-  gates: Record<GateName, GateResult>;
-  memory_id: string | null;
-  revision: number | null;
-  action: WriteAction;
-  confidence: number;
-  sensitivity: Sensitivity;
-  occurred_at: Instant | null;
-  time_expression: string | null;
-  policy_version: string;
-}
-
-export interface ImportReceipt {
-  external_id: string;
-  memory_id: string;
-}
-
-export interface Query {
-  id?: string;
-  query: string;
-  scope: Scope;
-  k?: number;
-  as_of?: Instant;
-  kinds?: MemoryKind[];
-  entities?: Record<string, string>;
-  embedding?: number[];
-  sensitivity_ceiling?: Sensitivity;
-  /** Also return the candidates that were not admitted, with why. */
-  explain?: boolean;
-}
-
-/** One ranked memory with the features of its score and its admission record. */
-export interface Scored {
-  memory_id: string;
-  revision: number;
-  external_id: string | null;
-  kind: MemoryKind;
-  status: Status;
-  text: string;
-  score: number;
-  features: {
-    similarity: number;
-    scope: number;
-    freshness: number;
-    authority: number;
-    typefit: number;
-    entity: number;
-    risk: number;
-    embedding: number | null;
-  };
-  admission: {
-    relevance: number;
-    scope_ok: boolean;
-    time_ok: boolean;
-    task_applicable: boolean;
-    conflict: boolean;
-    safety_risk: number;
-    admit: boolean;
-    reason: string | null;
-  };
-  source: Source;
-  observed_at: Instant;
-}
-
-export interface RecallResult {
-  id: string | null;
-  results: Scored[];
-  candidates_read: number;
-  not_admitted?: Scored[];
-}
-
-export interface Snippet {
-  ref: string;
-  text?: string;
-  summary?: string;
-}
-
-export interface PackRequest {
-  budget: number;
-  scope: Scope;
-  query?: string;
-  system?: string;
-  state?: Record<string, string>;
-  messages?: { ref?: string; role: Role; text: string; priority?: number }[];
-  knowledge?: Snippet[];
-  artifacts?: Snippet[];
-  recall?: { k?: number; as_of?: Instant; kinds?: MemoryKind[] };
-}
-
-export interface Packed {
-  text: string;
-  tokens: number;
-  budget: number;
-  sections: { name: string; tokens: number; items: string[] }[];
-  dropped: { ref: string; reason: string }[];
-  compressed: { ref: string; summary: string }[];
-}
-
-export type ForgetSelector =
-  | { memory_id: string }
-  | { scope: Scope; subject: string; predicate: string; condition?: string }
-  | { scope: Scope; text: string }
-  | { scope: Scope; source_ref: string };
-
-export interface ForgetReport {
-  deleted: string[];
-  cascaded: string[];
-  tombstones: number;
-}
-
-export interface SweepReport {
-  expired: number;
-  archived: number;
-  inferences_expired: number;
-  examined: number;
-}
-
-/** The memory envelope (SPEC §2), as `list` and `history` return it. */
-export interface Memory {
+/** A history request. */
+export interface HistoryIn {
+  /** The memory whose revisions to show, oldest first. */
   id: string;
-  revision: number;
-  kind: MemoryKind;
-  scope: Scope;
-  text: string;
-  payload: Record<string, unknown>;
-  source: Source;
-  source_event_ids: string[];
-  external_id: string | null;
-  extractor_version: string;
-  policy_version: string;
-  confidence: number;
-  sensitivity: Sensitivity;
-  observed_at: Instant;
-  valid_from: Instant | null;
-  valid_to: Instant | null;
-  status: Status;
-  supersedes: { id: string; revision: number } | null;
-  superseded_by: { id: string; revision: number } | null;
-  created_at: Instant;
-  updated_at: Instant;
-  retention: Retention;
-  access_count: number;
-  last_accessed: Instant | null;
-  entities: Record<string, string>;
 }
 
-export interface Info {
+/** The JSON Schema name of an import line, which is an import head plus a candidate (read in two passes). */
+export interface ImportLine {
+  /** Qualifies a fact's key (e.g. `work` vs `friends`). */
+  condition?: string | null;
+  /** How sure the source is, 0..1 (default: by source kind). */
+  confidence?: number | null;
+  /** A caller-supplied embedding. */
+  embedding?: Array<number> | null;
+  /** Named entities for exact matching (service, host, person, …). */
+  entities?: Entries;
+  /** The record's id in the system it comes from. */
+  external_id: string;
+  /** The caller's id for this candidate, echoed in its decision. */
+  id?: string | null;
+  /** Its already-decided kind. */
+  kind: MemoryKind;
+  /** A suggested kind; the policy may overrule it, with a reason. */
+  kind_hint?: CandidateKind | null;
+  /** For a fact: the value. */
+  object?: string | null;
+  /** When it was said or recorded (default: now). */
+  observed_at?: Time | null;
+  /** For an event: when it happened. */
+  occurred_at?: Time | null;
+  /** For a fact: the attribute (e.g. `preferred_name`). */
+  predicate?: string | null;
+  /** Where it belongs. */
+  scope: Scope;
+  /** Who said or produced it. */
+  source: Source;
+  /** For a fact: who or what it is about (e.g. `user:u42`). */
+  subject?: string | null;
+  /** What to remember, in the speaker's words. */
+  text: string;
+  /** Valid from this instant. */
+  valid_from?: Time | null;
+  /** Valid until this instant. */
+  valid_to?: Time | null;
+}
+
+/** An info request: takes nothing (any input is ignored). */
+export type InfoIn = Record<string, unknown>;
+
+/** The versions of the loaded component. */
+export interface InfoOut {
   package_version: string;
   policy_version: string;
 }
 
-export interface CallOptions {
-  /** Act for another principal on this instance. */
-  principal?: PrincipalLike;
+/** A list request. */
+export interface ListIn {
+  /** Memories of this scope (latest revisions). */
+  scope: Scope;
+  /** Only these statuses (default: all). */
+  statuses?: Array<Status>;
 }
 
-/** What a store implements (see `wit/store.wit`); values are jco's WIT values. */
-export interface Store {
-  find(filter: unknown, limit: number): unknown[];
-  revisions(principal: unknown, id: string): unknown[];
-  stats(filter: unknown, terms: string[]): unknown;
-  search(filter: unknown, terms: unknown[], limit: number): unknown[];
-  commit(principal: unknown, ops: unknown[]): unknown;
-  tombstones(tenant: string): unknown[];
-  countEvents(scope: unknown, kind: string, since: unknown): bigint;
-  /** Awaited after every call by stores that persist asynchronously. */
-  flush?(): Promise<void>;
-  close?(): void;
+/** The full memory envelope. */
+export interface MemoryJson {
+  access_count: number;
+  confidence: number;
+  created_at: Time;
+  /** Only in a store's row body, never printed. */
+  embedding?: Array<number> | null;
+  entities: Entries;
+  external_id?: string | null;
+  extractor_version: string;
+  /** Stable across revisions. */
+  id: string;
+  kind: MemoryKind;
+  last_accessed?: Time | null;
+  observed_at: Time;
+  payload: PayloadJson;
+  policy_version: string;
+  retention: Retention;
+  revision: number;
+  scope: Scope;
+  sensitivity: Sensitivity;
+  source: Source;
+  source_event_ids: Array<string>;
+  status: Status;
+  superseded_by?: MemoryRef | null;
+  supersedes?: MemoryRef | null;
+  text: string;
+  updated_at: Time;
+  valid_from?: Time | null;
+  valid_to?: Time | null;
 }
 
-export interface OpenOptions {
-  principal: PrincipalLike;
-  /** Default: a new `MemoryStore`. */
-  store?: Store;
-  /** A fixed instant, or a function returning one; default: the system clock. */
-  now?: Instant | Date | (() => Instant | Date);
+/** What kind of long-term memory a record is. */
+export type MemoryKind = "semantic" | "episodic" | "procedural";
+
+/** One revision of one memory. */
+export interface MemoryRef {
+  id: string;
+  revision: number;
 }
 
-export declare class EngramBase {
-  /** `{sha256, source, jco}` of the loaded component. */
-  readonly component: { sha256: string; source: string; jco: string };
-  /** How many calls trapped (each replaced the instance). */
-  readonly traps: number;
-  readonly lastTrap: unknown;
-  readonly store: Store;
-  classify(candidate: Candidate, options?: CallOptions): Promise<Decision>;
-  classify(candidates: Candidate[], options?: CallOptions): Promise<Decision[]>;
-  remember(candidate: Candidate, options?: CallOptions): Promise<Decision>;
-  remember(candidates: Candidate[], options?: CallOptions): Promise<Decision[]>;
-  importRecords(record: ImportRecord, options?: CallOptions): Promise<ImportReceipt>;
-  importRecords(records: ImportRecord[], options?: CallOptions): Promise<ImportReceipt[]>;
-  recall(query: Query, options?: CallOptions): Promise<RecallResult>;
-  recall(queries: Query[], options?: CallOptions): Promise<RecallResult[]>;
-  pack(request: PackRequest, options?: CallOptions): Promise<Packed>;
-  forget(selectors: ForgetSelector | ForgetSelector[], options?: CallOptions): Promise<ForgetReport>;
-  sweep(scope: Scope, options?: CallOptions): Promise<SweepReport>;
-  history(id: string, options?: CallOptions): Promise<Memory[]>;
-  list(scope: Scope, statuses?: Status[], options?: CallOptions): Promise<Memory[]>;
-  info(): Promise<Info>;
-  /** Advanced: run `f` on the jco bindings' `policy` export with WIT values. */
-  callRaw<T>(f: (policy: typeof import('../gen/interfaces/engram-memory-policy.js')) => T, options?: CallOptions): Promise<T>;
-  close(): void;
+/** A message of the recent conversation. */
+export interface MessageIn {
+  /** 0..100: higher is kept first when the budget is tight (default by role: system 100, user 70, tool 30). */
+  priority?: number | null;
+  /** A name for it in the manifest. */
+  ref?: string | null;
+  role: Role;
+  text: string;
 }
 
-/** The policy refused: the WIT `error` case as `kind`, plus `field`/`index` for input errors. */
-export declare class EngramError extends Error {
-  readonly kind: 'invalid-input' | 'unsupported' | 'not-found' | 'permission-denied' | 'conflict' | 'store' | 'limit-exceeded';
-  readonly detail: string;
-  readonly field?: string;
-  readonly index?: number;
-  toJSON(): { kind: string; message: string; field?: string; index?: number };
+/** A pack request (SPEC §4): the parts of the next turn and a token budget. */
+export interface PackIn {
+  artifacts?: Array<SnippetIn>;
+  /** The token budget, never exceeded. */
+  budget: number;
+  knowledge?: Array<SnippetIn>;
+  /** Recent messages, oldest first. */
+  messages?: Array<MessageIn>;
+  /** The current task or question; memories are recalled for it. */
+  query?: string;
+  recall?: RecallOptionsIn;
+  /** Whose memories to recall. */
+  scope: Scope;
+  /** The current task state. */
+  state?: Entries;
+  /** The system prompt, kept at the top. */
+  system?: string;
 }
 
-/** The component trapped; the instance was replaced. The original error is `cause`. */
-export declare class EngramTrapError extends Error {}
-
-/** Thrown by stores to refuse; reaches the guest as `store-error`. */
-export declare class StoreError extends Error {
-  constructor(kind: 'denied' | 'conflict' | 'invalid' | 'backend', message: string);
-  readonly kind: 'denied' | 'conflict' | 'invalid' | 'backend';
+/** The packed context and its manifest. */
+export interface PackedOut {
+  budget: number;
+  compressed: Array<CompressedOut>;
+  dropped: Array<DroppedOut>;
+  sections: Array<SectionOut>;
+  /** The text to put in the model's context. */
+  text: string;
+  tokens: number;
 }
 
-/** Every tenant in memory. */
-export declare class MemoryStore implements Store {
-  constructor();
-  find(filter: unknown, limit: number): unknown[];
-  revisions(principal: unknown, id: string): unknown[];
-  stats(filter: unknown, terms: string[]): unknown;
-  search(filter: unknown, terms: unknown[], limit: number): unknown[];
-  commit(principal: unknown, ops: unknown[]): unknown;
-  tombstones(tenant: string): unknown[];
-  countEvents(scope: unknown, kind: string, since: unknown): bigint;
-  close(): void;
+/** The kind-specific payload. Untagged: a body is read as the first variant whose required fields it has. */
+export type PayloadJson = {
+  condition?: string | null;
+  object: string;
+  predicate: string;
+  subject: string;
+} | {
+  authority?: string | null;
+  goal: string;
+  guards?: Array<string>;
+  preconditions?: Array<string>;
+  recovery?: Array<string>;
+  steps?: Array<Step>;
+} | {
+  actions?: Array<string>;
+  actors?: Array<string>;
+  context?: Entries;
+  occurred_at?: Time | null;
+  outcome?: string | null;
+  success?: boolean | null;
+  time_expression?: string | null;
+};
+
+/** A recall query (SPEC §4). */
+export interface QueryIn {
+  /** Recall as of this instant (default: now). */
+  as_of?: Time | null;
+  /** A caller-supplied query embedding. */
+  embedding?: Array<number> | null;
+  /** Entities to match exactly. */
+  entities?: Entries;
+  /** Also list what was retrieved but not admitted, with the reason. */
+  explain?: boolean | null;
+  /** The caller's id for this query, echoed in its result. */
+  id?: string | null;
+  /** How many results at most (default: the policy's). */
+  k?: number | null;
+  /** Only these kinds. */
+  kinds?: Array<MemoryKind> | null;
+  /** The question or task to find memories for. */
+  query: string;
+  /** Where to look: nothing outside it is read. */
+  scope: Scope;
+  /** Nothing more sensitive than this. */
+  sensitivity_ceiling?: Sensitivity | null;
 }
 
-/** jco's `datetime`: milliseconds since the epoch and the UTC offset. */
-export interface Datetime {
-  epochMs: bigint;
-  offsetMinutes: number;
+/** How memories are recalled for the pack. */
+export interface RecallOptionsIn {
+  as_of?: Time | null;
+  k?: number | null;
+  kinds?: Array<MemoryKind> | null;
 }
-export declare function parseDatetime(text: Instant): Datetime;
-export declare function formatDatetime(dt: Datetime): Instant;
+
+/** One query's answer. */
+export interface RecallOut {
+  /** Records the store handed over for this query. */
+  candidates_read: number;
+  /** The query's `id`. */
+  id?: string | null;
+  /** Retrieved but not admitted (only with `explain`). */
+  not_admitted: Array<ScoredOut>;
+  results: Array<ScoredOut>;
+}
+
+/** The memory an import record became. */
+export interface ReceiptOut {
+  external_id: string;
+  /** The memory id (SPEC §4's `id`). */
+  id: string;
+  /** The same memory id, named as in decisions and recall results. */
+  memory_id: string;
+}
+
+/** How long a memory and its audit trail are kept. */
+export type Retention = "ephemeral" | "standard" | "durable" | "audit";
+
+/** A verdict on one pending revision. */
+export interface ReviewIn {
+  /** The pending memory. */
+  id: string;
+  /** Who or what decided (kept as the approval's source reference). */
+  reference?: string | null;
+  /** Its pending revision. */
+  revision: number;
+  verdict: Verdict;
+}
+
+/** What a verdict did. */
+export interface ReviewOut {
+  /** The new active revision an approval wrote. */
+  approved_as?: MemoryRef | null;
+  reason: string;
+  reviewed: MemoryRef;
+  /** Revisions the approval superseded. */
+  superseded: Array<MemoryRef>;
+  verdict: Verdict;
+}
+
+/** Who wrote a message in the conversation being packed. */
+export type Role = "system" | "user" | "assistant" | "tool";
+
+/** The namespace a memory lives in (SPEC §2). Only `tenant` is required. */
+export interface Scope {
+  /** The agent, when narrowed to one. */
+  agent?: string | null;
+  /** The project, when narrowed to one. */
+  project?: string | null;
+  /** The tenant: every memory has one. */
+  tenant: string;
+  /** The conversation thread, when narrowed to one. */
+  thread?: string | null;
+  /** The user, when narrowed to one. */
+  user?: string | null;
+}
+
+/** One ranked memory with its explanation. */
+export interface ScoredOut {
+  admission: AdmissionOut;
+  external_id?: string | null;
+  features: FeaturesOut;
+  kind: MemoryKind;
+  memory_id: string;
+  observed_at: Time;
+  revision: number;
+  score: number;
+  source: Source;
+  status: Status;
+  text: string;
+}
+
+export interface SectionOut {
+  items: Array<string>;
+  name: string;
+  tokens: number;
+}
+
+/** How sensitive a memory's content is; recall applies a ceiling. */
+export type Sensitivity = "public" | "internal" | "personal" | "sensitive";
+
+/** A knowledge snippet or an artifact summary. */
+export interface SnippetIn {
+  ref: string;
+  /** The text (`summary` is accepted too). */
+  text: string;
+}
+
+/** Where something came from. */
+export interface Source {
+  /** Who said or produced it; decides its default trust. */
+  kind: SourceKind;
+  /** The event, message or document it came from (e.g. `evt-1001`); forgetting by this reference cascades to what was derived from it. */
+  ref?: string | null;
+}
+
+/** Where a candidate came from; decides its default trust. */
+export type SourceKind = "user" | "system" | "document" | "tool" | "behavior" | "agent";
+
+/** Lifecycle state of one revision. */
+export type Status = "pending" | "active" | "superseded" | "retracted" | "expired" | "conflicted" | "archived";
+
+/** One step of a procedure. */
+export interface Step {
+  action: string;
+  id: string;
+  required: boolean;
+  side_effect: boolean;
+}
+
+/** A sweep request: `{"scope": {…}}` (a bare scope is read as one too). */
+export interface SweepIn {
+  /** Where to apply expiry and archival. */
+  scope: Scope;
+}
+
+export interface SweepOut {
+  archived: number;
+  examined: number;
+  expired: number;
+  /** Unverified inferences past their expiry. */
+  inferences_expired: number;
+}
+
+/** An RFC 3339 instant (e.g. 2026-08-01T10:00:00+08:00); a date-time or date without an offset is UTC. */
+export type Time = string;
+
+/** A reviewer's verdict on a pending memory. */
+export type Verdict = "approve" | "reject";
+
+/** What a write did to the store. */
+export type WriteAction = "created" | "superseded" | "duplicate" | "conflicted" | "none";
+
+/** Why a memory was (or was not) admitted into the results. */
+export interface AdmissionOutOut {
+  admit: boolean;
+  conflict: boolean;
+  reason: string | null;
+  relevance: number;
+  safety_risk: number;
+  scope_ok: boolean;
+  task_applicable: boolean;
+  time_ok: boolean;
+}
+
+/** A candidate memory (SPEC §4): only `text`, `scope.tenant` and `source.kind` are required. */
+export interface CandidateInOut {
+  /** Qualifies a fact's key (e.g. `work` vs `friends`). */
+  condition: string | null;
+  /** How sure the source is, 0..1 (default: by source kind). */
+  confidence: number | null;
+  /** A caller-supplied embedding. */
+  embedding: Array<number> | null;
+  /** Named entities for exact matching (service, host, person, …). */
+  entities: Entries;
+  /** The caller's id for this candidate, echoed in its decision. */
+  id: string | null;
+  /** A suggested kind; the policy may overrule it, with a reason. */
+  kind_hint: CandidateKind | null;
+  /** For a fact: the value. */
+  object: string | null;
+  /** When it was said or recorded (default: now). */
+  observed_at: Time | null;
+  /** For an event: when it happened. */
+  occurred_at: Time | null;
+  /** For a fact: the attribute (e.g. `preferred_name`). */
+  predicate: string | null;
+  /** Where it belongs. */
+  scope: ScopeOut;
+  /** Who said or produced it. */
+  source: SourceOut;
+  /** For a fact: who or what it is about (e.g. `user:u42`). */
+  subject: string | null;
+  /** What to remember, in the speaker's words. */
+  text: string;
+  /** Valid from this instant. */
+  valid_from: Time | null;
+  /** Valid until this instant. */
+  valid_to: Time | null;
+}
+
+/** What the policy decided for one candidate. */
+export interface DecisionOutOut {
+  /** What the write did. */
+  action: WriteAction;
+  confidence: number;
+  disposition: Disposition;
+  /** The six gates by name, each with its verdict and why. */
+  gates: Record<string, GateOut>;
+  /** The candidate's `id`. */
+  id: string | null;
+  kind: CandidateKind;
+  /** The memory written or matched, if any. */
+  memory_id: string | null;
+  occurred_at: Time | null;
+  policy_version: string;
+  reasons: Array<string>;
+  revision: number | null;
+  sensitivity: Sensitivity;
+  /** The words a time was resolved from (e.g. `昨天`). */
+  time_expression: string | null;
+}
+
+export interface DroppedOutOut {
+  reason: DropReason;
+  ref: string;
+}
+
+/** The features behind a score, each in 0..1. */
+export interface FeaturesOutOut {
+  authority: number;
+  embedding: number | null;
+  entity: number;
+  freshness: number;
+  risk: number;
+  scope: number;
+  similarity: number;
+  typefit: number;
+}
+
+/** A forget selector (SPEC §4): exactly one of `memory_id`; `scope`+`subject`+`predicate` (optional `condition`); `scope`+`text`; `scope`+`source_ref`. */
+export interface ForgetInOut {
+  /** With `subject` and `predicate`: only under this condition. */
+  condition: string | null;
+  /** Forget this memory, every revision. */
+  memory_id: string | null;
+  /** With `subject`: the fact with this attribute. */
+  predicate: string | null;
+  /** Where to forget (required unless `memory_id` is given). */
+  scope: ScopeOut | null;
+  /** Everything derived from this source event or session. */
+  source_ref: string | null;
+  /** With `predicate`: the fact about this subject. */
+  subject: string | null;
+  /** Erase this text fragment wherever it appears. */
+  text: string | null;
+}
+
+/** The JSON Schema name of an import line, which is an import head plus a candidate (read in two passes). */
+export interface ImportLineOut {
+  /** Qualifies a fact's key (e.g. `work` vs `friends`). */
+  condition: string | null;
+  /** How sure the source is, 0..1 (default: by source kind). */
+  confidence: number | null;
+  /** A caller-supplied embedding. */
+  embedding: Array<number> | null;
+  /** Named entities for exact matching (service, host, person, …). */
+  entities: Entries;
+  /** The record's id in the system it comes from. */
+  external_id: string;
+  /** The caller's id for this candidate, echoed in its decision. */
+  id: string | null;
+  /** Its already-decided kind. */
+  kind: MemoryKind;
+  /** A suggested kind; the policy may overrule it, with a reason. */
+  kind_hint: CandidateKind | null;
+  /** For a fact: the value. */
+  object: string | null;
+  /** When it was said or recorded (default: now). */
+  observed_at: Time | null;
+  /** For an event: when it happened. */
+  occurred_at: Time | null;
+  /** For a fact: the attribute (e.g. `preferred_name`). */
+  predicate: string | null;
+  /** Where it belongs. */
+  scope: ScopeOut;
+  /** Who said or produced it. */
+  source: SourceOut;
+  /** For a fact: who or what it is about (e.g. `user:u42`). */
+  subject: string | null;
+  /** What to remember, in the speaker's words. */
+  text: string;
+  /** Valid from this instant. */
+  valid_from: Time | null;
+  /** Valid until this instant. */
+  valid_to: Time | null;
+}
+
+/** A list request. */
+export interface ListInOut {
+  /** Memories of this scope (latest revisions). */
+  scope: ScopeOut;
+  /** Only these statuses (default: all). */
+  statuses: Array<Status>;
+}
+
+/** The full memory envelope. */
+export interface MemoryJsonOut {
+  access_count: number;
+  confidence: number;
+  created_at: Time;
+  /** Only in a store's row body, never printed. */
+  embedding?: Array<number> | null;
+  entities: Entries;
+  external_id: string | null;
+  extractor_version: string;
+  /** Stable across revisions. */
+  id: string;
+  kind: MemoryKind;
+  last_accessed: Time | null;
+  observed_at: Time;
+  payload: PayloadJsonOut;
+  policy_version: string;
+  retention: Retention;
+  revision: number;
+  scope: ScopeOut;
+  sensitivity: Sensitivity;
+  source: SourceOut;
+  source_event_ids: Array<string>;
+  status: Status;
+  superseded_by: MemoryRef | null;
+  supersedes: MemoryRef | null;
+  text: string;
+  updated_at: Time;
+  valid_from: Time | null;
+  valid_to: Time | null;
+}
+
+/** A message of the recent conversation. */
+export interface MessageInOut {
+  /** 0..100: higher is kept first when the budget is tight (default by role: system 100, user 70, tool 30). */
+  priority: number | null;
+  /** A name for it in the manifest. */
+  ref: string | null;
+  role: Role;
+  text: string;
+}
+
+/** A pack request (SPEC §4): the parts of the next turn and a token budget. */
+export interface PackInOut {
+  artifacts: Array<SnippetIn>;
+  /** The token budget, never exceeded. */
+  budget: number;
+  knowledge: Array<SnippetIn>;
+  /** Recent messages, oldest first. */
+  messages: Array<MessageInOut>;
+  /** The current task or question; memories are recalled for it. */
+  query: string;
+  recall: RecallOptionsInOut;
+  /** Whose memories to recall. */
+  scope: ScopeOut;
+  /** The current task state. */
+  state: Entries;
+  /** The system prompt, kept at the top. */
+  system: string;
+}
+
+/** The packed context and its manifest. */
+export interface PackedOutOut {
+  budget: number;
+  compressed: Array<CompressedOut>;
+  dropped: Array<DroppedOutOut>;
+  sections: Array<SectionOut>;
+  /** The text to put in the model's context. */
+  text: string;
+  tokens: number;
+}
+
+/** The kind-specific payload. Untagged: a body is read as the first variant whose required fields it has. */
+export type PayloadJsonOut = {
+  condition: string | null;
+  object: string;
+  predicate: string;
+  subject: string;
+} | {
+  authority: string | null;
+  goal: string;
+  guards: Array<string>;
+  preconditions: Array<string>;
+  recovery: Array<string>;
+  steps: Array<Step>;
+} | {
+  actions: Array<string>;
+  actors: Array<string>;
+  context: Entries;
+  occurred_at: Time | null;
+  outcome: string | null;
+  success: boolean | null;
+  time_expression: string | null;
+};
+
+/** A recall query (SPEC §4). */
+export interface QueryInOut {
+  /** Recall as of this instant (default: now). */
+  as_of: Time | null;
+  /** A caller-supplied query embedding. */
+  embedding: Array<number> | null;
+  /** Entities to match exactly. */
+  entities: Entries;
+  /** Also list what was retrieved but not admitted, with the reason. */
+  explain: boolean | null;
+  /** The caller's id for this query, echoed in its result. */
+  id: string | null;
+  /** How many results at most (default: the policy's). */
+  k: number | null;
+  /** Only these kinds. */
+  kinds: Array<MemoryKind> | null;
+  /** The question or task to find memories for. */
+  query: string;
+  /** Where to look: nothing outside it is read. */
+  scope: ScopeOut;
+  /** Nothing more sensitive than this. */
+  sensitivity_ceiling: Sensitivity | null;
+}
+
+/** How memories are recalled for the pack. */
+export interface RecallOptionsInOut {
+  as_of: Time | null;
+  k: number | null;
+  kinds: Array<MemoryKind> | null;
+}
+
+/** One query's answer. */
+export interface RecallOutOut {
+  /** Records the store handed over for this query. */
+  candidates_read: number;
+  /** The query's `id`. */
+  id: string | null;
+  /** Retrieved but not admitted (only with `explain`). */
+  not_admitted?: Array<ScoredOutOut>;
+  results: Array<ScoredOutOut>;
+}
+
+/** A verdict on one pending revision. */
+export interface ReviewInOut {
+  /** The pending memory. */
+  id: string;
+  /** Who or what decided (kept as the approval's source reference). */
+  reference: string | null;
+  /** Its pending revision. */
+  revision: number;
+  verdict: Verdict;
+}
+
+/** What a verdict did. */
+export interface ReviewOutOut {
+  /** The new active revision an approval wrote. */
+  approved_as: MemoryRef | null;
+  reason: string;
+  reviewed: MemoryRef;
+  /** Revisions the approval superseded. */
+  superseded: Array<MemoryRef>;
+  verdict: Verdict;
+}
+
+/** The namespace a memory lives in (SPEC §2). Only `tenant` is required. */
+export interface ScopeOut {
+  /** The agent, when narrowed to one. */
+  agent: string | null;
+  /** The project, when narrowed to one. */
+  project: string | null;
+  /** The tenant: every memory has one. */
+  tenant: string;
+  /** The conversation thread, when narrowed to one. */
+  thread: string | null;
+  /** The user, when narrowed to one. */
+  user: string | null;
+}
+
+/** One ranked memory with its explanation. */
+export interface ScoredOutOut {
+  admission: AdmissionOutOut;
+  external_id: string | null;
+  features: FeaturesOutOut;
+  kind: MemoryKind;
+  memory_id: string;
+  observed_at: Time;
+  revision: number;
+  score: number;
+  source: SourceOut;
+  status: Status;
+  text: string;
+}
+
+/** Where something came from. */
+export interface SourceOut {
+  /** Who said or produced it; decides its default trust. */
+  kind: SourceKind;
+  /** The event, message or document it came from (e.g. `evt-1001`); forgetting by this reference cascades to what was derived from it. */
+  ref: string | null;
+}
+
+/** A sweep request: `{"scope": {…}}` (a bare scope is read as one too). */
+export interface SweepInOut {
+  /** Where to apply expiry and archival. */
+  scope: ScopeOut;
+}
+
+/** Every operation: what one input item and one output line are. */
+export interface Operations {
+  "classify": { input: CandidateIn; output: DecisionOutOut };
+  "forget": { input: ForgetIn; output: ForgetOut };
+  "history": { input: HistoryIn; output: MemoryJsonOut };
+  "import": { input: ImportLine; output: ReceiptOut };
+  "info": { input: InfoIn; output: InfoOut };
+  "list": { input: ListIn; output: MemoryJsonOut };
+  "pack": { input: PackIn; output: PackedOutOut };
+  "recall": { input: QueryIn; output: RecallOutOut };
+  "remember": { input: CandidateIn; output: DecisionOutOut };
+  "review": { input: ReviewIn; output: ReviewOutOut };
+  "sweep": { input: SweepIn; output: SweepOut };
+}

@@ -24,7 +24,7 @@ use crate::app::failure::Failure;
 use crate::app::flags::Flags;
 use crate::app::serve::keys;
 use crate::bindings as w;
-use crate::wire;
+use engram_contract::wire;
 
 #[derive(Args, Debug, Clone)]
 pub struct LoadArgs {

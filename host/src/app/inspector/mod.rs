@@ -17,14 +17,12 @@ use axum::http::{header, HeaderMap};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::serve::auth::Authed;
-use super::serve::codec::{parse_batch, parse_value, read_body, respond};
 use super::serve::error::ApiError;
+use super::serve::routes::run_batch;
 use super::serve::ServeState;
-use crate::bindings as w;
 
 const INDEX: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
@@ -63,93 +61,15 @@ async fn whoami(authed: Authed) -> Json<Value> {
     Json(json!({"tenant": p.tenant, "user": p.user, "project": p.project}))
 }
 
-/// One verdict on a pending revision.
-#[derive(Debug, Deserialize)]
-struct ReviewIn {
-    id: String,
-    revision: u32,
-    verdict: VerdictIn,
-    #[serde(default)]
-    reference: Option<String>,
-}
-
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum VerdictIn {
-    Approve,
-    Reject,
-}
-
-fn verdict_name(v: w::Verdict) -> &'static str {
-    match v {
-        w::Verdict::Approve => "approve",
-        w::Verdict::Reject => "reject",
-    }
-}
-
-fn ref_json(r: &w::MemoryRef) -> Value {
-    json!({"id": r.id, "revision": r.revision})
-}
-
-fn outcome_json(o: &w::ReviewOutcome) -> Value {
-    json!({
-        "reviewed": ref_json(&o.reviewed),
-        "verdict": verdict_name(o.verdict),
-        "approved_as": o.approved_as.as_ref().map(ref_json),
-        "superseded": o.superseded.iter().map(ref_json).collect::<Vec<_>>(),
-        "reason": o.reason,
-    })
-}
-
 /// `POST /inspector/review`: a JSON array of `{"id", "revision", "verdict":
-/// "approve"|"reject", "reference"}` → one outcome each, in one transaction.
-/// The policy reads the memories through the key's principal, so an id of
-/// another tenant is simply not found.
+/// "approve"|"reject", "reference"}` → one outcome each, in one transaction
+/// (the contract's `review`). The policy reads the memories through the
+/// key's principal, so an id of another tenant is simply not found.
 async fn review(
     State(st): State<ServeState>,
     authed: Authed,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let text = read_body(body, &headers, st.limits()).await?;
-    let batch = parse_batch(&text, &headers, st.limits())?;
-    let mut labels = Vec::new();
-    let mut items = Vec::new();
-    for item in batch.items {
-        let r: ReviewIn = parse_value(item.value, &item.label)?;
-        labels.push(item.label);
-        items.push(w::ReviewItem {
-            id: r.id,
-            revision: r.revision,
-            verdict: match r.verdict {
-                VerdictIn::Approve => w::Verdict::Approve,
-                VerdictIn::Reject => w::Verdict::Reject,
-            },
-            reference: r.reference,
-        });
-    }
-    if items.is_empty() {
-        return Ok(respond(Vec::new(), batch.ndjson));
-    }
-    let principal = authed.principal.clone();
-    let outcomes = st
-        .with_engram_tx(move |e| {
-            e.review(principal, items)
-                .map_err(|x| named_item(x, &labels))
-        })
-        .await?;
-    Ok(respond(
-        outcomes.iter().map(outcome_json).collect(),
-        batch.ndjson,
-    ))
-}
-
-/// A policy error about one item, named as the request names it.
-fn named_item(e: crate::Error, labels: &[String]) -> ApiError {
-    if let crate::Error::Policy(w::Error::InvalidInput(fe)) = &e {
-        if let Some(label) = fe.index.and_then(|i| labels.get(i as usize)) {
-            return ApiError::bad_request(format!("{label}: field `{}`: {}", fe.field, fe.message));
-        }
-    }
-    ApiError::from(e)
+    run_batch(st, authed, headers, body, "review").await
 }

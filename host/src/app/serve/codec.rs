@@ -1,28 +1,26 @@
-//! Request bodies in, responses out: a JSON array or JSON Lines
-//! (`application/x-ndjson`) of the CLI's objects, each read with
-//! `host/src/wire.rs` like the CLI reads a line.
+//! Request bodies in, responses out. A batch body is a JSON array of the
+//! CLI's objects, or JSON Lines (`application/x-ndjson`); it is handed to
+//! the component as it arrived (the contract reads it, `engram_contract`),
+//! and its JSON Lines answer goes back as a JSON array or as JSON Lines.
 
 use axum::body::Body;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde::de::DeserializeOwned;
-use serde_json::Value;
+use engram_contract::route::{self, Routed};
+use engram_contract::Form;
 
 use super::error::ApiError;
 use super::limits::Limits;
+use crate::bindings as w;
+use crate::Error;
 
 const NDJSON: &str = "application/x-ndjson";
 
-/// One item of a batch and how to name it in an error.
-pub struct Item {
-    /// "item 3" (1-based) in a JSON array, "line 3" in JSON Lines.
-    pub label: String,
-    pub value: Value,
-}
-
-/// A parsed request body.
-pub struct Batch {
-    pub items: Vec<Item>,
+/// A request's batch: its text, how it was written and its items.
+pub struct Batch<'a> {
+    pub text: &'a str,
+    pub form: Form,
+    pub items: Vec<Routed<'a>>,
     /// Answer in JSON Lines (asked for by `Content-Type` or `Accept`).
     pub ndjson: bool,
 }
@@ -67,77 +65,74 @@ pub async fn read_body(
     })
 }
 
-/// A batch: a JSON array, or JSON Lines when the body says so.
-pub fn parse_batch(text: &str, headers: &HeaderMap, limits: &Limits) -> Result<Batch, ApiError> {
+/// A batch: a JSON array, or JSON Lines when the body says so; its item
+/// count is checked against the limit.
+pub fn parse_batch<'a>(
+    text: &'a str,
+    headers: &HeaderMap,
+    limits: &Limits,
+) -> Result<Batch<'a>, ApiError> {
     let ndjson_in = is_ndjson(headers, header::CONTENT_TYPE);
-    let mut items = Vec::new();
-    if ndjson_in {
-        for (i, raw) in text.lines().enumerate() {
-            if raw.trim().is_empty() {
-                continue;
-            }
-            let value: Value = serde_json::from_str(raw)
-                .map_err(|e| ApiError::bad_request(format!("line {}: {e}", i + 1)))?;
-            items.push(Item {
-                label: format!("line {}", i + 1),
-                value,
-            });
-            limits.check_items(items.len())?;
-        }
-    } else {
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| ApiError::bad_request(format!("request body: {e}")))?;
-        let Value::Array(values) = value else {
-            return Err(ApiError::bad_request(
-                "request body: expected a JSON array of objects (or JSON Lines with `Content-Type: application/x-ndjson`)",
-            ));
-        };
-        limits.check_items(values.len())?;
-        items = values
-            .into_iter()
-            .enumerate()
-            .map(|(i, value)| Item {
-                label: format!("item {}", i + 1),
-                value,
-            })
-            .collect();
+    if !ndjson_in && !text.trim_start().starts_with('[') {
+        return Err(ApiError::bad_request(
+            "request body: expected a JSON array of objects (or JSON Lines with `Content-Type: application/x-ndjson`)",
+        ));
     }
+    let (form, items) = route::batch(text).map_err(|e| named(Error::Policy(e), |_| None))?;
+    limits.check_items(items.len())?;
     Ok(Batch {
+        text,
+        form,
         items,
         ndjson: wants_ndjson(headers),
     })
 }
 
-/// One object: the body as JSON.
-pub fn parse_object<T: DeserializeOwned>(text: &str, what: &str) -> Result<T, ApiError> {
-    let value: Value = serde_json::from_str(text.trim())
-        .map_err(|e| ApiError::bad_request(format!("{what}: {e}")))?;
-    parse_value(value, what)
-}
-
-/// Read `value` as a `T`, naming the field of the first error as the CLI does.
-pub fn parse_value<T: DeserializeOwned>(value: Value, what: &str) -> Result<T, ApiError> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let text = crate::app::cli::plain_type_names(&e.inner().to_string());
-        if path == "." || path.is_empty() {
-            ApiError::bad_request(format!("{what}: {text}"))
+/// A failure of the policy call, an input error named by `label(index)`
+/// ("item 3", "line 3", "pack request") as the CLI names its line.
+pub fn named(e: Error, label: impl Fn(u32) -> Option<String>) -> ApiError {
+    if let Error::Policy(w::Error::InvalidInput(fe)) = &e {
+        let what = match fe.index.and_then(&label) {
+            Some(l) => l,
+            None => "request body".to_string(),
+        };
+        return ApiError::bad_request(if fe.field.is_empty() {
+            format!("{what}: {}", fe.message)
         } else {
-            ApiError::bad_request(format!("{what}: field `{path}`: {text}"))
-        }
-    })
+            format!("{what}: field `{}`: {}", fe.field, fe.message)
+        });
+    }
+    ApiError::from(e)
 }
 
-/// An array of objects: a JSON array, or JSON Lines.
-pub fn respond(values: Vec<Value>, ndjson: bool) -> Response {
+/// JSON Lines from the component, as a JSON array or as JSON Lines.
+pub fn respond(lines: &str, ndjson: bool) -> Response {
     if ndjson {
-        let mut text = String::new();
-        for v in &values {
-            text.push_str(&v.to_string());
-            text.push('\n');
-        }
-        (StatusCode::OK, [(header::CONTENT_TYPE, NDJSON)], text).into_response()
+        (StatusCode::OK, [(header::CONTENT_TYPE, NDJSON)], lines.to_string()).into_response()
     } else {
-        axum::Json(Value::Array(values)).into_response()
+        let mut array = String::with_capacity(lines.len() + 2);
+        array.push('[');
+        for (i, line) in lines.lines().enumerate() {
+            if i > 0 {
+                array.push(',');
+            }
+            array.push_str(line);
+        }
+        array.push(']');
+        json_response(array)
     }
+}
+
+/// One JSON object (the component's single output line).
+pub fn respond_one(lines: &str) -> Response {
+    json_response(lines.trim_end().to_string())
+}
+
+fn json_response(text: String) -> Response {
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/json")],
+        text,
+    )
+        .into_response()
 }

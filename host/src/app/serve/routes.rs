@@ -1,22 +1,23 @@
-//! The HTTP API (SPEC §4.1): each endpoint reads the CLI's input objects
-//! with `wire`, checks every scope against the key's principal before
-//! anything runs (403, nothing written), runs the policy for that
-//! principal and answers the CLI's output objects.
+//! The HTTP API (SPEC §4.1), a transport of the component's JSON contract:
+//! each endpoint checks every scope of the request against the key's
+//! principal before anything runs (403, nothing written), hands the body
+//! to the component as it arrived, for that principal, and answers what
+//! the component printed.
 
 use axum::body::Body;
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use engram_contract::{route, wire};
 use serde_json::{json, Value};
 
 use super::auth::Authed;
-use super::codec::{parse_batch, parse_object, parse_value, read_body, respond, wants_ndjson};
+use super::codec::{named, parse_batch, read_body, respond, respond_one, wants_ndjson, Batch};
 use super::error::ApiError;
 use super::ServeState;
 use crate::bindings as w;
-use crate::{wire, Error};
 
 /// The API's routes (the inspector's are in `app::inspector`).
 pub fn api() -> Router<ServeState> {
@@ -45,60 +46,46 @@ async fn info(State(st): State<ServeState>, _authed: Authed) -> Result<Json<Valu
     Ok(Json(v))
 }
 
-/// A policy error about item `index` of a call, named by the request's
-/// label for that item ("item 3", "line 3") as the CLI names its line.
-fn at_item(e: Error, labels: &[String]) -> ApiError {
-    if let Error::Policy(w::Error::InvalidInput(fe)) = &e {
-        if let Some(label) = fe.index.and_then(|i| labels.get(i as usize)) {
-            return ApiError::bad_request(format!("{label}: field `{}`: {}", fe.field, fe.message));
+/// Refuse the request if any item's scope is outside the key's principal.
+/// A memory id is bounded to the principal by the store itself; an item
+/// whose scope cannot be read is refused by the component, naming why.
+fn check_scopes(authed: &Authed, batch: &Batch) -> Result<(), ApiError> {
+    for item in &batch.items {
+        if let Some(scope) = &item.scope {
+            authed.check(scope, &batch.form.label(item.index))?;
         }
     }
-    ApiError::from(e)
+    Ok(())
 }
 
-/// The policy answers one result per input, or the request fails.
-fn one_each<R>(out: Vec<R>, inputs: usize) -> Result<Vec<R>, ApiError> {
-    if out.len() != inputs {
-        return Err(ApiError::internal(format!(
-            "the policy returned {} results for {inputs} inputs",
-            out.len()
-        )));
-    }
-    Ok(out)
-}
-
-/// A request's items converted to the policy's types, each with its label
-/// ("item 3", "line 3"), every scope already checked against the key.
-struct Checked<T> {
-    items: Vec<T>,
-    labels: Vec<String>,
-    ndjson: bool,
-}
-
-/// Reads a batch body and converts each item with `convert`, which returns
-/// the item and the scope it acts in; any scope outside the key's principal
-/// refuses the whole request before anything runs.
-async fn checked_batch<T>(
-    st: &ServeState,
-    authed: &Authed,
-    headers: &HeaderMap,
+/// A batch operation of the contract (one output line per item) on the
+/// request's body, for the key's principal.
+pub async fn run_batch(
+    st: ServeState,
+    authed: Authed,
+    headers: HeaderMap,
     body: Body,
-    convert: impl Fn(Value, &str) -> Result<(T, w::Scope), ApiError>,
-) -> Result<Checked<T>, ApiError> {
-    let text = read_body(body, headers, st.limits()).await?;
-    let batch = parse_batch(&text, headers, st.limits())?;
-    let mut checked = Checked {
-        items: Vec::new(),
-        labels: Vec::new(),
-        ndjson: batch.ndjson,
-    };
-    for item in batch.items {
-        let (value, scope) = convert(item.value, &item.label)?;
-        authed.check(&scope, &item.label)?;
-        checked.labels.push(item.label);
-        checked.items.push(value);
+    op: &'static str,
+) -> Result<Response, ApiError> {
+    let text = read_body(body, &headers, st.limits()).await?;
+    let batch = parse_batch(&text, &headers, st.limits())?;
+    check_scopes(&authed, &batch)?;
+    let (form, ndjson, empty) = (batch.form, batch.ndjson, batch.items.is_empty());
+    if empty {
+        return Ok(respond("", ndjson));
     }
-    Ok(checked)
+    let p = authed.principal.clone();
+    let call = move |e: &mut crate::Engram| {
+        e.call_json(p, op, &text)
+            .map_err(|x| named(x, |i| Some(form.label(i))))
+    };
+    let writes = engram_contract::ops::operation(op).is_some_and(|o| o.writes);
+    let lines = if writes {
+        st.with_engram_tx(call).await?
+    } else {
+        st.with_engram(call).await?
+    };
+    Ok(respond(&lines, ndjson))
 }
 
 async fn classify(
@@ -107,7 +94,7 @@ async fn classify(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    decide(st, authed, headers, body, false).await
+    run_batch(st, authed, headers, body, "classify").await
 }
 
 async fn remember(
@@ -116,44 +103,7 @@ async fn remember(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    decide(st, authed, headers, body, true).await
-}
-
-/// classify (`store` false) or remember: candidates → decisions.
-async fn decide(
-    st: ServeState,
-    authed: Authed,
-    headers: HeaderMap,
-    body: Body,
-    store: bool,
-) -> Result<Response, ApiError> {
-    let Checked {
-        items: candidates,
-        labels,
-        ndjson,
-    } = checked_batch(&st, &authed, &headers, body, |v, label| {
-        let c: wire::CandidateIn = parse_value(v, label)?;
-        let scope = c.scope.clone().into();
-        Ok((w::Candidate::from(c), scope))
-    })
-    .await?;
-    if candidates.is_empty() {
-        return Ok(respond(Vec::new(), ndjson));
-    }
-    let p = authed.principal.clone();
-    let n = candidates.len();
-    let decisions = if store {
-        st.with_engram_tx(move |e| e.remember(p, candidates).map_err(|x| at_item(x, &labels)))
-            .await?
-    } else {
-        st.with_engram(move |e| e.classify(p, candidates).map_err(|x| at_item(x, &labels)))
-            .await?
-    };
-    let decisions = one_each(decisions, n)?;
-    Ok(respond(
-        decisions.iter().map(wire::decision_json).collect(),
-        ndjson,
-    ))
+    run_batch(st, authed, headers, body, "remember").await
 }
 
 async fn import(
@@ -162,39 +112,7 @@ async fn import(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let Checked {
-        items: records,
-        labels,
-        ndjson,
-    } = checked_batch(&st, &authed, &headers, body, |v, label| {
-        // Two passes over one object, as the CLI does, so errors keep their field path.
-        let head: wire::ImportHead = parse_value(v.clone(), label)?;
-        let candidate: wire::CandidateIn = parse_value(v, label)?;
-        let scope = candidate.scope.clone().into();
-        let record = wire::ImportIn {
-            external_id: head.external_id,
-            kind: head.kind,
-            candidate,
-        };
-        Ok((w::ImportRecord::from(record), scope))
-    })
-    .await?;
-    if records.is_empty() {
-        return Ok(respond(Vec::new(), ndjson));
-    }
-    let p = authed.principal.clone();
-    let n = records.len();
-    let receipts = st
-        .with_engram_tx(move |e| e.import(p, records).map_err(|x| at_item(x, &labels)))
-        .await?;
-    let receipts = one_each(receipts, n)?;
-    Ok(respond(
-        receipts
-            .iter()
-            .map(|r| json!({"id": r.memory_id, "external_id": r.external_id}))
-            .collect(),
-        ndjson,
-    ))
+    run_batch(st, authed, headers, body, "import").await
 }
 
 async fn recall(
@@ -203,31 +121,10 @@ async fn recall(
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, ApiError> {
-    let Checked {
-        items: queries,
-        labels,
-        ndjson,
-    } = checked_batch(&st, &authed, &headers, body, |v, label| {
-        let q: wire::QueryIn = parse_value(v, label)?;
-        let scope = q.scope.clone().into();
-        Ok((w::Query::from(q), scope))
-    })
-    .await?;
-    if queries.is_empty() {
-        return Ok(respond(Vec::new(), ndjson));
-    }
-    let p = authed.principal.clone();
-    let n = queries.len();
-    let results = st
-        .with_engram(move |e| e.recall(p, queries).map_err(|x| at_item(x, &labels)))
-        .await?;
-    let results = one_each(results, n)?;
-    Ok(respond(
-        results.iter().map(wire::recall_json).collect(),
-        ndjson,
-    ))
+    run_batch(st, authed, headers, body, "recall").await
 }
 
+/// Forget: one report per selector, all in one transaction.
 async fn forget(
     State(st): State<ServeState>,
     authed: Authed,
@@ -236,35 +133,33 @@ async fn forget(
 ) -> Result<Response, ApiError> {
     let text = read_body(body, &headers, st.limits()).await?;
     let batch = parse_batch(&text, &headers, st.limits())?;
-    let mut selectors = Vec::new();
-    for item in batch.items {
-        let f: wire::ForgetIn = parse_value(item.value, &item.label)?;
-        let sel = f.selector().map_err(|(field, m)| {
-            ApiError::bad_request(format!("{}: field `{field}`: {m}", item.label))
-        })?;
-        match &sel {
-            // An id is bounded to the principal by the store itself.
-            w::ForgetSelector::MemoryId(_) => {}
-            w::ForgetSelector::Key(k) => authed.check(&k.scope, &item.label)?,
-            w::ForgetSelector::Text(t) => authed.check(&t.scope, &item.label)?,
-            w::ForgetSelector::SourceRef(r) => authed.check(&r.scope, &item.label)?,
-        }
-        selectors.push((item.label, sel));
-    }
+    check_scopes(&authed, &batch)?;
+    let form = batch.form;
+    let selectors: Vec<(String, String)> = batch
+        .items
+        .iter()
+        .map(|i| (form.label(i.index), route::rejoin(form, [i.text])))
+        .collect();
+    let ndjson = batch.ndjson;
     let p = authed.principal.clone();
     let reports = st
         .with_engram_tx(move |e| {
-            let mut reports = Vec::new();
-            for (label, sel) in selectors {
+            let mut reports = String::new();
+            for (label, selector) in selectors {
                 let r = e
-                    .forget(p.clone(), vec![sel])
-                    .map_err(|err| with_label(ApiError::from(err), &label))?;
-                reports.push(wire::forget_json(&r));
+                    .call_json(p.clone(), "forget", &selector)
+                    .map_err(|err| match &err {
+                        crate::Error::Policy(w::Error::InvalidInput(_)) => {
+                            named(err, |_| Some(label.clone()))
+                        }
+                        _ => with_label(ApiError::from(err), &label),
+                    })?;
+                reports.push_str(&r);
             }
             Ok(reports)
         })
         .await?;
-    Ok(respond(reports, batch.ndjson))
+    Ok(respond(&reports, ndjson))
 }
 
 fn with_label(mut e: ApiError, label: &str) -> ApiError {
@@ -279,32 +174,29 @@ async fn pack(
     body: Body,
 ) -> Result<Response, ApiError> {
     let text = read_body(body, &headers, st.limits()).await?;
-    let req: wire::PackIn = parse_object(&text, "pack request")?;
-    authed.check(&req.scope.clone().into(), "pack request")?;
+    if let Some(scope) = route::object_scope(&text) {
+        authed.check(&scope, "pack request")?;
+    }
     let p = authed.principal.clone();
-    let packed = st.with_engram(move |e| Ok(e.pack(p, req.into())?)).await?;
-    Ok(Json(wire::packed_json(&packed)).into_response())
+    let packed = st
+        .with_engram(move |e| {
+            e.call_json(p, "pack", &text)
+                .map_err(|x| named(x, |_| Some("pack request".into())))
+        })
+        .await?;
+    Ok(respond_one(&packed))
 }
 
-/// The sweep body: `{"scope":{…}}`, a bare scope, or nothing (the key's own scope).
-fn sweep_scope(text: &str, authed: &Authed) -> Result<w::Scope, ApiError> {
-    if text.trim().is_empty() {
-        return Ok(authed.own_scope());
+/// The sweep body: `{"scope":{…}}`, a bare scope, or nothing (the key's
+/// own scope); the scope it names.
+fn sweep_request(text: &str, authed: &Authed) -> (String, Option<w::Scope>) {
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    if compact.is_empty() || compact == "{}" {
+        let own = authed.own_scope();
+        let request = json!({ "scope": wire::Scope::from(own.clone()) }).to_string();
+        return (request, Some(own));
     }
-    let v: Value = serde_json::from_str(text.trim())
-        .map_err(|e| ApiError::bad_request(format!("sweep request: {e}")))?;
-    match v {
-        Value::Object(m) if m.is_empty() => Ok(authed.own_scope()),
-        Value::Object(mut m) if m.contains_key("scope") => {
-            let scope = m.remove("scope").unwrap_or(Value::Null);
-            let s: wire::Scope = parse_value(scope, "sweep request: scope")?;
-            Ok(s.into())
-        }
-        other => {
-            let s: wire::Scope = parse_value(other, "sweep request")?;
-            Ok(s.into())
-        }
-    }
+    (text.to_string(), route::object_scope(text))
 }
 
 async fn sweep(
@@ -314,11 +206,18 @@ async fn sweep(
     body: Body,
 ) -> Result<Response, ApiError> {
     let text = read_body(body, &headers, st.limits()).await?;
-    let scope = sweep_scope(&text, &authed)?;
-    authed.check(&scope, "sweep request")?;
+    let (request, scope) = sweep_request(&text, &authed);
+    if let Some(scope) = &scope {
+        authed.check(scope, "sweep request")?;
+    }
     let p = authed.principal.clone();
-    let report = st.with_engram_tx(move |e| Ok(e.sweep(p, scope)?)).await?;
-    Ok(Json(wire::sweep_json(&report)).into_response())
+    let report = st
+        .with_engram_tx(move |e| {
+            e.call_json(p, "sweep", &request)
+                .map_err(|x| named(x, |_| Some("sweep request".into())))
+        })
+        .await?;
+    Ok(respond_one(&report))
 }
 
 /// `GET /v1/memories?tenant=&user=&project=&thread=&agent=&status=`;
@@ -330,7 +229,7 @@ async fn list(
     Query(params): Query<Vec<(String, String)>>,
 ) -> Result<Response, ApiError> {
     let mut scope = authed.own_scope();
-    let mut statuses: Vec<w::Status> = Vec::new();
+    let mut statuses: Vec<&'static str> = Vec::new();
     for (name, value) in params {
         match name.as_str() {
             "tenant" => scope.tenant = value,
@@ -340,9 +239,13 @@ async fn list(
             "agent" => scope.agent = Some(value),
             "status" => {
                 for s in value.split(',').filter(|s| !s.is_empty()) {
-                    let st: wire::Status = serde_json::from_value(Value::String(s.to_string()))
-                        .map_err(|_| ApiError::bad_request(format!("status: unknown status '{s}' (pending, active, superseded, retracted, expired, conflicted, archived)")))?;
-                    statuses.push(st.into());
+                    let status = w::Status::from_name(s).ok_or_else(|| {
+                        ApiError::bad_request(format!(
+                            "status: unknown status '{s}' ({})",
+                            crate::app::cli::status_names()
+                        ))
+                    })?;
+                    statuses.push(status.name());
                 }
             }
             other => {
@@ -354,13 +257,11 @@ async fn list(
     }
     authed.check(&scope, "query")?;
     let p = authed.principal.clone();
+    let request = json!({"scope": wire::Scope::from(scope), "statuses": statuses}).to_string();
     let memories = st
-        .with_engram(move |e| Ok(e.list(p, scope, statuses)?))
+        .with_engram(move |e| Ok(e.call_json(p, "list", &request)?))
         .await?;
-    Ok(respond(
-        memories.iter().map(wire::memory_json).collect(),
-        wants_ndjson(&headers),
-    ))
+    Ok(respond(&memories, wants_ndjson(&headers)))
 }
 
 async fn history(
@@ -370,15 +271,14 @@ async fn history(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let p = authed.principal.clone();
-    let lookup = id.clone();
-    let revisions = st.with_engram(move |e| Ok(e.history(p, &lookup)?)).await?;
+    let request = json!({ "id": id }).to_string();
+    let revisions = st
+        .with_engram(move |e| Ok(e.call_json(p, "history", &request)?))
+        .await?;
     if revisions.is_empty() {
         return Err(ApiError::not_found(format!(
             "no memory with id '{id}' in this key's scope"
         )));
     }
-    Ok(respond(
-        revisions.iter().map(wire::memory_json).collect(),
-        wants_ndjson(&headers),
-    ))
+    Ok(respond(&revisions, wants_ndjson(&headers)))
 }

@@ -1,0 +1,47 @@
+//! Engram's contract, written once: the Rust types of the WIT data model
+//! (`types`, generated from `wit/types.wit` and shared by the guest and
+//! every Rust host), the JSON Lines operations of SPEC §4 (`wire`: the
+//! serde types of every input and output and their mapping to `types`;
+//! `ops`: the table of operations), and what stores and transports need
+//! besides (`body`, the memory row body; `route`, what a transport reads
+//! before a call; `time`, RFC 3339).
+//!
+//! The crate is compiled into the component, which exports it as the
+//! `json` interface (`wit/json.wit`): the CLI, `engram serve`, `engram
+//! mcp` and the npm and Python packages hand it JSON text and print what
+//! it answers. With the `schema` feature it also renders its JSON Schema
+//! and the TypeScript types, Python typed dicts and MCP tool schemas
+//! generated from it (`schema`).
+//!
+//! Input is lenient about extra fields (evaluators add labels) and strict
+//! about the fields it reads; an error names the item (its line in JSON
+//! Lines, its position in an array) and the field path.
+
+mod generated {
+    include!(concat!(env!("OUT_DIR"), "/data_model.rs"));
+}
+
+/// The WIT data model (`engram:memory/types`) as Rust types.
+pub mod types {
+    pub use crate::generated::engram::memory::types::*;
+    // `name`, `from_name` and `ALL` for every enum, generated from the WIT.
+    include!(concat!(env!("OUT_DIR"), "/names.rs"));
+}
+
+/// The `engram:memory/types` interface for a wasmtime host's bindings
+/// (`with: { "engram:memory/types": engram_contract::wasmtime_types }`).
+#[cfg(feature = "wasmtime")]
+pub mod wasmtime_types;
+
+pub mod body;
+mod input;
+pub mod ops;
+pub mod route;
+pub mod time;
+pub mod wire;
+
+#[cfg(feature = "schema")]
+pub mod schema;
+
+pub use input::Form;
+pub use ops::{call, Operation, Policy, OPERATIONS};

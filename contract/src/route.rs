@@ -1,0 +1,116 @@
+//! What a transport reads of an input before it hands the input to the
+//! component: how many items it has, how each is named, and the scope or
+//! memory id each acts on — so the CLI can open one store handle per
+//! tenant and `engram serve` can refuse a scope outside the caller's key
+//! before anything runs. Lenient: an item it cannot read has no scope, and
+//! the operation itself reports what is wrong with it.
+
+use serde::Deserialize;
+
+use crate::input::{self, Form};
+use crate::types::{Error, Scope};
+
+/// One item of a batch, as a transport routes it.
+#[derive(Debug, Clone)]
+pub struct Routed<'a> {
+    /// Where the item is (see `Form`).
+    pub index: u32,
+    /// The item's JSON text, to hand on as it is.
+    pub text: &'a str,
+    /// Its `scope`, when it has a readable one.
+    pub scope: Option<Scope>,
+    /// Its `memory_id`, when it has one (forget selectors).
+    pub memory_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Peek {
+    #[serde(default)]
+    scope: Option<crate::wire::Scope>,
+    #[serde(default)]
+    memory_id: Option<String>,
+}
+
+/// The items of a batch (JSON Lines or a JSON array) with their scopes.
+pub fn batch(input: &str) -> Result<(Form, Vec<Routed<'_>>), Error> {
+    let (form, items) = input::items(input)?;
+    let routed = items
+        .into_iter()
+        .map(|item| {
+            let peek = serde_json::from_str::<Peek>(item.text).ok();
+            let (scope, memory_id) = peek
+                .map(|p| (p.scope.map(Into::into), p.memory_id))
+                .unwrap_or((None, None));
+            Routed {
+                index: item.index,
+                text: item.text,
+                scope,
+                memory_id,
+            }
+        })
+        .collect();
+    Ok((form, routed))
+}
+
+/// The scope of a one-object input (pack, list; a sweep's `{"scope"}` or
+/// bare scope), when it has a readable one.
+pub fn object_scope(input: &str) -> Option<Scope> {
+    let text = input.trim();
+    if let Ok(Peek { scope: Some(s), .. }) = serde_json::from_str::<Peek>(text) {
+        return Some(s.into());
+    }
+    serde_json::from_str::<crate::wire::Scope>(text)
+        .ok()
+        .map(Into::into)
+}
+
+/// Items of a batch put back together as a batch of the same form, for a
+/// call on some of them: JSON Lines (an item's text is one line), or a JSON
+/// array (an element may span lines). Item `k` of the result is the `k`-th
+/// text given.
+pub fn rejoin<'a>(form: Form, items: impl IntoIterator<Item = &'a str>) -> String {
+    let mut out = String::new();
+    match form {
+        Form::Lines => {
+            for text in items {
+                out.push_str(text);
+                out.push('\n');
+            }
+        }
+        Form::Array => {
+            out.push('[');
+            for (i, text) in items.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(text);
+            }
+            out.push(']');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn items_are_routed_by_scope_and_rejoined_in_their_form() {
+        let input = "{\"memory_id\":\"m-1\"}\n\n{\"scope\":{\"tenant\":\"acme\",\"user\":\"u1\"},\"text\":\"x\"}\nnot json\n";
+        let (form, items) = batch(input).unwrap();
+        assert_eq!(form, Form::Lines);
+        assert_eq!(items.iter().map(|i| i.index).collect::<Vec<_>>(), vec![0, 2, 3]);
+        assert_eq!(items[0].memory_id.as_deref(), Some("m-1"));
+        let scope = items[1].scope.as_ref().unwrap();
+        assert_eq!((scope.tenant.as_str(), scope.user.as_deref()), ("acme", Some("u1")));
+        assert!(items[2].scope.is_none() && items[2].memory_id.is_none());
+        assert_eq!(rejoin(form, [items[0].text, items[2].text]), "{\"memory_id\":\"m-1\"}\nnot json\n");
+
+        let (form, items) = batch("[{\"scope\":\n {\"tenant\":\"a\"}}, {}]").unwrap();
+        assert_eq!(form, Form::Array);
+        assert_eq!(rejoin(form, items.iter().map(|i| i.text)), "[{\"scope\":\n {\"tenant\":\"a\"}},{}]");
+        assert_eq!(object_scope(" {\"scope\":{\"tenant\":\"t\"}} ").unwrap().tenant, "t");
+        assert_eq!(object_scope("{\"tenant\":\"bare\"}").unwrap().tenant, "bare");
+    }
+}

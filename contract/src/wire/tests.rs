@@ -1,0 +1,251 @@
+use serde::Serialize;
+
+use super::*;
+use crate::types as t;
+
+fn dt(epoch_ms: i64) -> t::Datetime {
+    t::Datetime {
+        epoch_ms,
+        offset_minutes: 480,
+    }
+}
+
+fn scope() -> t::Scope {
+    t::Scope {
+        tenant: "acme".into(),
+        user: Some("u42".into()),
+        project: None,
+        thread: None,
+        agent: None,
+    }
+}
+
+fn memory(payload: t::Payload) -> t::Memory {
+    t::Memory {
+        id: "m-1".into(),
+        revision: 2,
+        kind: t::MemoryKind::Semantic,
+        scope: scope(),
+        text: "payment-service 使用 PostgreSQL 16".into(),
+        payload,
+        provenance: t::Provenance {
+            source: t::Source {
+                kind: t::SourceKind::System,
+                reference: Some("cmdb#91".into()),
+            },
+            source_event_ids: vec!["evt-1".into()],
+            external_id: None,
+            extractor_version: "x/1".into(),
+            policy_version: "p/1".into(),
+        },
+        confidence: 0.95,
+        sensitivity: t::Sensitivity::Internal,
+        observed_at: dt(1_785_000_000_000),
+        valid_from: Some(dt(1_785_000_000_250)),
+        valid_to: None,
+        status: t::Status::Active,
+        supersedes: Some(t::MemoryRef {
+            id: "m-1".into(),
+            revision: 1,
+        }),
+        superseded_by: None,
+        created_at: dt(1_785_000_000_000),
+        updated_at: dt(1_785_000_000_000),
+        retention: t::Retention::Durable,
+        access_count: 3,
+        last_accessed: None,
+        entities: vec![t::Entry {
+            key: "service".into(),
+            value: "payment-service".into(),
+        }],
+        embedding: Some(vec![0.25, -1.0]),
+    }
+}
+
+fn payloads() -> Vec<t::Payload> {
+    vec![
+        t::Payload::Semantic(t::SemanticPayload {
+            subject: "payment-service".into(),
+            predicate: "uses".into(),
+            object: "PostgreSQL 16".into(),
+            condition: None,
+        }),
+        t::Payload::Procedural(t::ProceduralPayload {
+            goal: "release".into(),
+            preconditions: vec![],
+            steps: vec![t::ProcedureStep {
+                id: "1".into(),
+                action: "back up".into(),
+                required: true,
+                side_effect: false,
+            }],
+            guards: vec![],
+            recovery: vec![],
+            authority: None,
+        }),
+        t::Payload::Episodic(t::EpisodicPayload {
+            occurred_at: Some(dt(1_784_900_000_000)),
+            time_expression: Some("昨天".into()),
+            actors: vec![],
+            context: vec![],
+            actions: vec![],
+            outcome: Some("failed".into()),
+            success: Some(false),
+        }),
+    ]
+}
+
+/// Serialized text equals the text of the same value with its object keys
+/// sorted (serde_json's `Value` keeps maps sorted).
+fn assert_sorted<T: Serialize>(v: &T) {
+    let direct = serde_json::to_string(v).unwrap();
+    let sorted = serde_json::to_string(&serde_json::to_value(v).unwrap()).unwrap();
+    assert_eq!(direct, sorted, "keys out of order");
+}
+
+#[test]
+fn every_memory_round_trips_through_its_body() {
+    for p in payloads() {
+        let m = memory(p);
+        let body = crate::body::encode(&m);
+        assert_eq!(crate::body::decode(&body).unwrap(), m, "{body}");
+        assert!(body.contains("\"embedding\":[0.25,-1.0]"), "{body}");
+    }
+    assert!(crate::body::decode("{\"id\":1}")
+        .unwrap_err()
+        .starts_with("corrupt memory body"));
+}
+
+#[test]
+fn outputs_print_sorted_keys() {
+    for p in payloads() {
+        assert_sorted(&MemoryJson::printed(memory(p)));
+    }
+    let scored = t::ScoredMemory {
+        memory: memory(payloads().remove(0)),
+        score: 1.25,
+        features: t::Features {
+            similarity: 0.5,
+            scope: 1.0,
+            freshness: 1.0,
+            authority: 0.9,
+            typefit: 0.0,
+            entity: 1.0,
+            risk: 0.0,
+            embedding: None,
+        },
+        admission: t::Admission {
+            relevance: 0.5,
+            scope_ok: true,
+            time_ok: true,
+            task_applicable: true,
+            conflict: false,
+            safety_risk: 0.0,
+            admit: true,
+            reason: None,
+        },
+    };
+    assert_sorted(&RecallOut::from(t::RecallResult {
+        query_id: Some("q1".into()),
+        results: vec![scored.clone()],
+        not_admitted: vec![scored],
+        candidates_read: 3,
+    }));
+    assert_sorted(&DecisionOut::from(t::Decision {
+        candidate_id: Some("c1".into()),
+        kind: t::CandidateKind::Semantic,
+        disposition: t::Disposition::Active,
+        reasons: vec!["fact".into()],
+        gates: t::GateName::ALL
+            .iter()
+            .map(|&gate| t::GateResult {
+                gate,
+                passed: true,
+                reason: "ok".into(),
+            })
+            .collect(),
+        memory_id: Some("m-1".into()),
+        revision: Some(1),
+        action: t::WriteAction::Created,
+        confidence: 0.95,
+        sensitivity: t::Sensitivity::Personal,
+        occurred_at: None,
+        time_expression: None,
+        policy_version: "p/1".into(),
+    }));
+    assert_sorted(&PackedOut::from(t::PackedContext {
+        text: "x".into(),
+        tokens: 1,
+        budget: 2,
+        sections: vec![t::PackSection {
+            name: "Facts".into(),
+            tokens: 1,
+            items: vec!["m-1#1".into()],
+        }],
+        dropped: vec![t::DroppedItem {
+            reference: "m-1#1".into(),
+            reason: t::DropReason::NotAdmitted,
+        }],
+        compressed: vec![t::CompressedItem {
+            reference: "tool-1".into(),
+            summary: "done".into(),
+        }],
+    }));
+    assert_sorted(&ReviewOut::from(t::ReviewOutcome {
+        reviewed: t::MemoryRef {
+            id: "m".into(),
+            revision: 1,
+        },
+        verdict: t::Verdict::Approve,
+        approved_as: None,
+        superseded: vec![],
+        reason: "ok".into(),
+    }));
+    assert_sorted(&ReceiptOut::from(t::ImportReceipt {
+        external_id: "D1:3".into(),
+        memory_id: "m".into(),
+    }));
+    assert_sorted(&SweepOut::from(t::SweepReport {
+        expired: 1,
+        archived: 2,
+        inferences_expired: 3,
+        examined: 4,
+    }));
+    assert_sorted(&ForgetOut::from(t::ForgetReport {
+        deleted: vec![],
+        cascaded: vec![],
+        tombstones: 1,
+    }));
+    assert_sorted(&InfoOut {
+        package_version: "0.1.0".into(),
+        policy_version: "p".into(),
+    });
+}
+
+#[test]
+fn enums_are_spelled_as_in_wit() {
+    assert_eq!(t::DropReason::NotAdmitted.name(), "not-admitted");
+    assert_eq!(
+        serde_json::to_string(&t::DropReason::NotAdmitted).unwrap(),
+        "\"not-admitted\""
+    );
+    for s in t::Status::ALL {
+        assert_eq!(t::Status::from_name(s.name()), Some(*s));
+        assert_eq!(
+            serde_json::to_value(s).unwrap(),
+            serde_json::Value::String(s.name().into())
+        );
+    }
+    assert_eq!(t::Status::from_name("bogus"), None);
+}
+
+#[test]
+fn entries_sort_keys_drop_nulls_and_keep_other_values_as_json() {
+    let e: Entries = serde_json::from_str(r#"{"b":"x","a":2,"c":null}"#).unwrap();
+    assert_eq!(
+        e.0.iter()
+            .map(|e| (e.key.as_str(), e.value.as_str()))
+            .collect::<Vec<_>>(),
+        vec![("a", "2"), ("b", "x")]
+    );
+}
