@@ -12,7 +12,11 @@ use wac_graph::{CompositionGraph, EncodeOptions, NodeId, PackageId};
 
 /// The exported item of `package` whose name starts with `prefix`
 /// (versions are the builds', not this file's).
-fn export_named(graph: &CompositionGraph, package: PackageId, prefix: &str) -> Result<String, String> {
+fn export_named(
+    graph: &CompositionGraph,
+    package: PackageId,
+    prefix: &str,
+) -> Result<String, String> {
     let world = &graph.types()[graph[package].ty()];
     world
         .exports
@@ -22,7 +26,11 @@ fn export_named(graph: &CompositionGraph, package: PackageId, prefix: &str) -> R
         .ok_or_else(|| format!("{} exports nothing named {prefix}…", graph[package].name()))
 }
 
-fn import_named(graph: &CompositionGraph, package: PackageId, prefix: &str) -> Result<String, String> {
+fn import_named(
+    graph: &CompositionGraph,
+    package: PackageId,
+    prefix: &str,
+) -> Result<String, String> {
     let world = &graph.types()[graph[package].ty()];
     world
         .imports
@@ -88,6 +96,41 @@ pub fn compose(policy: &[u8], kv_store: &[u8], http: &[u8]) -> Result<Vec<u8>, S
     graph
         .encode(EncodeOptions::default())
         .map_err(|e| format!("encoding the composition: {e:#}"))
+}
+
+/// The edge component with its `wasi:keyvalue` draft2 imports served by
+/// the draft bridge (`edge/kv-draft-bridge`), for `wasmtime serve -S
+/// keyvalue`, which provides only the first draft.
+pub fn bridge_keyvalue(edge: &[u8], bridge: &[u8]) -> Result<Vec<u8>, String> {
+    let mut graph = CompositionGraph::new();
+    let mut register = |graph: &mut CompositionGraph, name: &str, bytes: &[u8]| {
+        let pkg = Package::from_bytes(name, None, bytes.to_vec(), graph.types_mut())
+            .map_err(|e| format!("{name}: {e:#}"))?;
+        graph
+            .register_package(pkg)
+            .map_err(|e| format!("{name}: {e:#}"))
+    };
+    let bridge_pkg = register(&mut graph, "engram:edge-kv-draft-bridge", bridge)?;
+    let edge_pkg = register(&mut graph, "engram:edge", edge)?;
+    let bridge = (graph.instantiate(bridge_pkg), bridge_pkg);
+    let edge = (graph.instantiate(edge_pkg), edge_pkg);
+    for name in [
+        "wasi:keyvalue/store@0.2.0-draft2",
+        "wasi:keyvalue/atomics@0.2.0-draft2",
+        "wasi:keyvalue/batch@0.2.0-draft2",
+    ] {
+        wire(&mut graph, bridge, edge, name)?;
+    }
+    let handler = export_named(&graph, edge_pkg, "wasi:http/incoming-handler@")?;
+    let item = graph
+        .alias_instance_export(edge.0, &handler)
+        .map_err(|e| format!("{handler}: {e}"))?;
+    graph
+        .export(item, &handler)
+        .map_err(|e| format!("exporting {handler}: {e}"))?;
+    graph
+        .encode(EncodeOptions::default())
+        .map_err(|e| format!("encoding the bridged composition: {e:#}"))
 }
 
 /// The composition's imports (names as the runtime sees them).

@@ -6,12 +6,15 @@
 //! `json.call`. The answers are the contract's output lines, as a JSON
 //! array or JSON Lines.
 
+use engram_contract::types::{Scope, Status};
 use serde_json::{json, Map, Value};
 
-use crate::auth::{authenticate, own_scope, Principal};
-use crate::batch::{labelled, read_batch, scope_of, Batch, Form};
+use engram_contract::route;
+
+use crate::auth::{authenticate, own_scope, scope_json, Principal};
+use crate::batch::{body_text, named, read_batch};
 use crate::config::Config;
-use crate::error::ApiError;
+use crate::error::{from_policy, ApiError};
 
 /// An HTTP request as the handler needs it.
 #[derive(Debug, Clone, Default)]
@@ -57,21 +60,8 @@ impl Response {
     }
 }
 
-/// An error of the policy's `json.call`, as the WIT `error` variant.
-#[derive(Debug, Clone, PartialEq)]
-pub enum PolicyError {
-    InvalidInput {
-        index: Option<u32>,
-        field: String,
-        message: String,
-    },
-    Unsupported(String),
-    NotFound(String),
-    PermissionDenied(String),
-    Conflict(String),
-    Store(String),
-    LimitExceeded(String),
-}
+/// An error of the policy's `json.call` (the WIT `error` variant).
+pub use engram_contract::types::Error as PolicyError;
 
 /// What the handler calls: the store's session and the policy's contract.
 pub trait Engine {
@@ -201,61 +191,68 @@ fn run(
     let ndjson_out = wants_ndjson(req);
     match op {
         Route::Info => {
-            let out = engine.call("info", "{}").map_err(|e| labelled(e, None))?;
+            let out = engine.call("info", "{}").map_err(|e| named(e, |_| None))?;
             let mut info: Map<String, Value> = first_object(&out)?;
             info.insert("host".into(), json!("engram-edge (wasi:http)"));
             Ok(Response::json(200, &Value::Object(info)))
         }
         Route::Batch(operation) => {
-            let batch = read_batch(config, req)?;
+            let text = body_text(config, req)?;
+            let batch = read_batch(config, req, &text)?;
             for item in &batch.items {
-                if let Some(scope) = scope_of(&item.value) {
-                    principal.check(&scope, &item.label)?;
+                if let Some(scope) = &item.scope {
+                    principal.check(scope, &batch.form.label(item.index))?;
                 }
             }
             if batch.items.is_empty() {
                 return Ok(respond(String::new(), ndjson_out));
             }
+            let form = batch.form;
             let out = engine
-                .call(operation, &batch.text)
-                .map_err(|e| labelled(e, Some(batch.form)))?;
+                .call(operation, batch.text)
+                .map_err(|e| named(e, |i| Some(form.label(i))))?;
             Ok(respond(out, ndjson_out))
         }
         Route::Forget => forget(config, engine, req, principal, ndjson_out),
         Route::Pack => {
             let text = body_text(config, req)?;
-            let value: Value = serde_json::from_str(text.trim())
-                .map_err(|e| ApiError::bad_request(format!("pack request: {e}")))?;
-            if let Some(scope) = scope_of(&value) {
+            if let Some(scope) = route::object_scope(&text) {
                 principal.check(&scope, "pack request")?;
             }
             let out = engine
-                .call("pack", text.trim())
-                .map_err(|e| labelled(e, Some(Form::Named("pack request"))))?;
-            Ok(Response::json(200, &Value::Object(first_object(&out)?)))
+                .call("pack", &text)
+                .map_err(|e| named(e, |_| Some("pack request".into())))?;
+            Ok(respond_one(&out))
         }
         Route::Sweep => {
             let text = body_text(config, req)?;
-            let (scope, label) = sweep_scope(&text, principal)?;
-            principal.check(&scope, "sweep request")?;
-            let input = json!({ "scope": scope.to_json() }).to_string();
+            let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+            let (input, scope) = if compact.is_empty() || compact == "{}" {
+                let own = own_scope(principal);
+                (json!({ "scope": scope_json(&own) }).to_string(), Some(own))
+            } else {
+                (text.clone(), route::object_scope(&text))
+            };
+            if let Some(scope) = &scope {
+                principal.check(scope, "sweep request")?;
+            }
             let out = engine
                 .call("sweep", &input)
-                .map_err(|e| labelled(e, Some(Form::Named(label))))?;
-            Ok(Response::json(200, &Value::Object(first_object(&out)?)))
+                .map_err(|e| named(e, |_| Some("sweep request".into())))?;
+            Ok(respond_one(&out))
         }
         Route::List => {
             let (scope, statuses) = list_query(&req.query, principal)?;
             principal.check(&scope, "query")?;
-            let input = json!({ "scope": scope.to_json(), "statuses": statuses }).to_string();
-            let out = engine.call("list", &input).map_err(|e| labelled(e, None))?;
+            let input = json!({ "scope": scope_json(&scope), "statuses": statuses }).to_string();
+            let out = engine.call("list", &input).map_err(from_policy)?;
             Ok(respond(out, ndjson_out))
         }
         Route::History => {
             let id = history_id(&req.path).unwrap_or_default();
             let out = engine
                 .call("history", &json!({ "id": id }).to_string())
-                .map_err(|e| labelled(e, None))?;
+                .map_err(from_policy)?;
             if out.trim().is_empty() {
                 return Err(ApiError::new(
                     404,
@@ -267,8 +264,10 @@ fn run(
     }
 }
 
-/// serve answers one report per selector: each selector is its own call
-/// (and commit) here; an error names its item and stops the batch.
+/// Forget: one report per selector, as serve answers; each selector is its
+/// own call and commit here (serve runs them in one transaction, which a
+/// key-value store has no way to span), and an error names its item and
+/// stops the batch.
 fn forget(
     config: &Config,
     engine: &dyn Engine,
@@ -276,65 +275,33 @@ fn forget(
     principal: &Principal,
     ndjson_out: bool,
 ) -> Result<Response, ApiError> {
-    let batch: Batch = read_batch(config, req)?;
+    let text = body_text(config, req)?;
+    let batch = read_batch(config, req, &text)?;
     for item in &batch.items {
-        if let Some(scope) = scope_of(&item.value) {
-            principal.check(&scope, &item.label)?;
+        if let Some(scope) = &item.scope {
+            principal.check(scope, &batch.form.label(item.index))?;
         }
     }
     let mut lines = String::new();
     for item in &batch.items {
-        let out = engine
-            .call("forget", &item.value.to_string())
-            .map_err(|e| labelled(e, Some(Form::Named(&item.label))))?;
+        let label = batch.form.label(item.index);
+        let selector = route::rejoin(batch.form, [item.text]);
+        let out = engine.call("forget", &selector).map_err(|e| match e {
+            PolicyError::InvalidInput(_) => named(e, |_| Some(label.clone())),
+            other => {
+                let mut a = from_policy(other);
+                a.message = format!("{label}: {}", a.message);
+                a
+            }
+        })?;
         lines.push_str(&out);
     }
     Ok(respond(lines, ndjson_out))
 }
 
-/// The sweep body: `{"scope":{…}}`, a bare scope, or nothing / `{}` (the
-/// key's own scope); with the label serve names its errors by.
-fn sweep_scope(
-    text: &str,
-    principal: &Principal,
-) -> Result<(crate::auth::Scope, &'static str), ApiError> {
-    if text.trim().is_empty() {
-        return Ok((own_scope(principal), "sweep request"));
-    }
-    let v: Value = serde_json::from_str(text.trim())
-        .map_err(|e| ApiError::bad_request(format!("sweep request: {e}")))?;
-    match v {
-        Value::Object(m) if m.is_empty() => Ok((own_scope(principal), "sweep request")),
-        Value::Object(m) if m.contains_key("scope") => {
-            let s = m.get("scope").cloned().unwrap_or(Value::Null);
-            Ok((
-                crate::batch::parse_scope(&s, "sweep request: scope")?,
-                "sweep request: scope",
-            ))
-        }
-        other => Ok((
-            crate::batch::parse_scope(&other, "sweep request")?,
-            "sweep request",
-        )),
-    }
-}
-
-const STATUSES: [&str; 7] = [
-    "pending",
-    "active",
-    "superseded",
-    "retracted",
-    "expired",
-    "conflicted",
-    "archived",
-];
-
 /// `?tenant=&user=&project=&thread=&agent=&status=`: an absent tenant,
 /// user or project is the key's own.
-fn list_query(
-    query: &str,
-    principal: &Principal,
-) -> Result<(crate::auth::Scope, Vec<String>), ApiError> {
+fn list_query(query: &str, principal: &Principal) -> Result<(Scope, Vec<&'static str>), ApiError> {
     let mut scope = own_scope(principal);
     let mut statuses = Vec::new();
     for pair in query.split('&').filter(|p| !p.is_empty()) {
@@ -348,30 +315,40 @@ fn list_query(
             "agent" => scope.agent = Some(value),
             "status" => {
                 for s in value.split(',').filter(|s| !s.is_empty()) {
-                    if !STATUSES.contains(&s) {
-                        return Err(ApiError::bad_request(format!(
-                            "status: unknown status '{s}' (pending, active, superseded, retracted, expired, conflicted, archived)"
-                        )));
-                    }
-                    statuses.push(s.to_string());
+                    let status = Status::from_name(s).ok_or_else(|| {
+                        let names: Vec<&str> = Status::ALL.iter().map(|s| s.name()).collect();
+                        ApiError::bad_request(format!(
+                            "status: unknown status '{s}' ({})",
+                            names.join(", ")
+                        ))
+                    })?;
+                    statuses.push(status.name());
                 }
             }
-            other => return Err(ApiError::bad_request(format!(
+            other => {
+                return Err(ApiError::bad_request(format!(
                 "unknown query parameter '{other}' (tenant, user, project, thread, agent, status)"
-            ))),
+            )))
+            }
         }
     }
     Ok((scope, statuses))
-}
-
-fn body_text(config: &Config, req: &Request) -> Result<String, ApiError> {
-    crate::batch::body_text(config, req)
 }
 
 fn wants_ndjson(req: &Request) -> bool {
     let is =
         |h: Option<&str>| h.is_some_and(|v| v.contains(NDJSON) || v.contains("application/jsonl"));
     is(req.header("accept")) || is(req.header("content-type"))
+}
+
+/// The component's single output line, as serve answers it.
+fn respond_one(lines: &str) -> Response {
+    Response {
+        status: 200,
+        content_type: JSON,
+        body: lines.trim_end().to_string(),
+        retry_after: None,
+    }
 }
 
 /// The contract's output lines as serve answers them.
@@ -386,7 +363,7 @@ fn respond(lines: String, ndjson: bool) -> Response {
     }
     let mut body = String::with_capacity(lines.len() + 2);
     body.push('[');
-    for (i, line) in lines.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+    for (i, line) in lines.lines().enumerate() {
         if i > 0 {
             body.push(',');
         }

@@ -4,7 +4,7 @@
 //! `engram serve` (host/src/app/serve/auth.rs).
 
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::config::Config;
@@ -20,30 +20,11 @@ pub struct Principal {
     pub project: Option<String>,
 }
 
-/// The scope dimensions a request may name.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
-pub struct Scope {
-    pub tenant: String,
-    #[serde(default)]
-    pub user: Option<String>,
-    #[serde(default)]
-    pub project: Option<String>,
-    #[serde(default)]
-    pub thread: Option<String>,
-    #[serde(default)]
-    pub agent: Option<String>,
-}
+pub use engram_contract::types::Scope;
 
-impl Scope {
-    pub fn to_json(&self) -> Value {
-        json!({
-            "tenant": self.tenant,
-            "user": self.user,
-            "project": self.project,
-            "thread": self.thread,
-            "agent": self.agent,
-        })
-    }
+/// A scope as the contract's JSON spells it.
+pub fn scope_json(scope: &Scope) -> Value {
+    serde_json::to_value(engram_contract::wire::Scope::from(scope.clone())).unwrap_or(Value::Null)
 }
 
 /// The widest scope a key may act on: its own principal.

@@ -1,41 +1,24 @@
-//! Request bodies as `engram serve` reads them (host/src/app/serve/codec.rs):
-//! a JSON array of objects, or JSON Lines when `Content-Type` says
-//! `application/x-ndjson`; each item named "item N" or "line N" in errors;
-//! the body and batch limits checked first.
+//! Request bodies as `engram serve` reads them (host/src/app/serve/codec.rs),
+//! with the same contract helpers (`engram_contract::route`): a JSON array
+//! of objects, or JSON Lines when `Content-Type` says
+//! `application/x-ndjson`, each item named "item N" or "line N", its scope
+//! read before anything runs; the body and batch limits checked first.
 
-use serde_json::Value;
+use engram_contract::route::{self, Routed};
+use engram_contract::Form;
 
 use crate::api::{PolicyError, Request};
-use crate::auth::Scope;
 use crate::config::Config;
 use crate::error::{from_policy, ApiError};
 
-/// How the items of a request are named in errors.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Form<'a> {
-    /// JSON Lines: "line N" (the policy's index is the 0-based line).
-    Lines,
-    /// A JSON array: "item N" (the index is the 0-based position).
-    Array,
-    /// One object named so ("pack request"): field errors only.
-    Named(&'a str),
-    /// One item of a batch handled alone: every error gets its name.
-    Prefixed(&'a str),
+/// A batch: its text (what the contract reads), form and routed items.
+pub struct Batch<'a> {
+    pub text: &'a str,
+    pub form: Form,
+    pub items: Vec<Routed<'a>>,
 }
 
-pub struct Item {
-    pub label: String,
-    pub value: Value,
-}
-
-pub struct Batch {
-    /// The body as sent (what the policy's contract reads).
-    pub text: String,
-    pub form: Form<'static>,
-    pub items: Vec<Item>,
-}
-
-fn is_ndjson(value: Option<&str>) -> bool {
+pub fn is_ndjson(value: Option<&str>) -> bool {
     value.is_some_and(|v| v.contains("application/x-ndjson") || v.contains("application/jsonl"))
 }
 
@@ -45,11 +28,16 @@ pub fn body_text(config: &Config, req: &Request) -> Result<String, ApiError> {
     let declared = req
         .header("content-length")
         .and_then(|v| v.trim().parse::<usize>().ok());
-    let len = declared.unwrap_or(0).max(req.body.len());
-    if len > max {
+    if let Some(len) = declared.filter(|l| *l > max) {
         return Err(ApiError::new(
             413,
             format!("request body: {len} bytes is over the limit of {max} bytes (ENGRAM_MAX_BODY_BYTES)"),
+        ));
+    }
+    if req.body.len() > max {
+        return Err(ApiError::new(
+            413,
+            format!("request body: over the limit of {max} bytes (ENGRAM_MAX_BODY_BYTES)"),
         ));
     }
     String::from_utf8(req.body.clone()).map_err(|e| {
@@ -60,102 +48,44 @@ pub fn body_text(config: &Config, req: &Request) -> Result<String, ApiError> {
     })
 }
 
-fn check_items(config: &Config, n: usize) -> Result<(), ApiError> {
-    if n > config.max_items {
+/// A batch body; its item count is checked against the limit.
+pub fn read_batch<'a>(
+    config: &Config,
+    req: &Request,
+    text: &'a str,
+) -> Result<Batch<'a>, ApiError> {
+    if !is_ndjson(req.header("content-type")) && !text.trim_start().starts_with('[') {
+        return Err(ApiError::bad_request(
+            "request body: expected a JSON array of objects (or JSON Lines with `Content-Type: application/x-ndjson`)",
+        ));
+    }
+    let (form, items) = route::batch(text).map_err(|e| named(e, |_| None))?;
+    if items.len() > config.max_items {
         return Err(ApiError::new(
             413,
             format!(
-                "batch: {n} items is over the limit of {} items per request (ENGRAM_MAX_ITEMS)",
+                "batch: {} items is over the limit of {} items per request (ENGRAM_MAX_ITEMS)",
+                items.len(),
                 config.max_items
             ),
         ));
     }
-    Ok(())
+    Ok(Batch { text, form, items })
 }
 
-/// A batch body, every item parsed as JSON and counted.
-pub fn read_batch(config: &Config, req: &Request) -> Result<Batch, ApiError> {
-    let text = body_text(config, req)?;
-    let mut items = Vec::new();
-    if is_ndjson(req.header("content-type")) {
-        for (i, raw) in text.lines().enumerate() {
-            if raw.trim().is_empty() {
-                continue;
-            }
-            let value: Value = serde_json::from_str(raw)
-                .map_err(|e| ApiError::bad_request(format!("line {}: {e}", i + 1)))?;
-            items.push(Item {
-                label: format!("line {}", i + 1),
-                value,
-            });
-            check_items(config, items.len())?;
-        }
-        return Ok(Batch {
-            text,
-            form: Form::Lines,
-            items,
+/// A failure of the policy call, an input error named by `label(index)`
+/// ("item 3", "line 3", "pack request") as serve names it.
+pub fn named(e: PolicyError, label: impl Fn(u32) -> Option<String>) -> ApiError {
+    if let PolicyError::InvalidInput(f) = &e {
+        let what = f
+            .index
+            .and_then(&label)
+            .unwrap_or_else(|| "request body".to_string());
+        return ApiError::bad_request(if f.field.is_empty() {
+            format!("{what}: {}", f.message)
+        } else {
+            format!("{what}: field `{}`: {}", f.field, f.message)
         });
     }
-    let value: Value = serde_json::from_str(&text)
-        .map_err(|e| ApiError::bad_request(format!("request body: {e}")))?;
-    let Value::Array(values) = value else {
-        return Err(ApiError::bad_request(
-            "request body: expected a JSON array of objects (or JSON Lines with `Content-Type: application/x-ndjson`)",
-        ));
-    };
-    check_items(config, values.len())?;
-    items = values
-        .into_iter()
-        .enumerate()
-        .map(|(i, value)| Item {
-            label: format!("item {}", i + 1),
-            value,
-        })
-        .collect();
-    Ok(Batch {
-        text,
-        form: Form::Array,
-        items,
-    })
-}
-
-/// The scope an item acts in, when it names one readably (a malformed one
-/// is left to the policy, which names the field).
-pub fn scope_of(item: &Value) -> Option<Scope> {
-    serde_json::from_value(item.get("scope")?.clone()).ok()
-}
-
-/// A scope the request must name correctly (sweep).
-pub fn parse_scope(v: &Value, what: &str) -> Result<Scope, ApiError> {
-    serde_json::from_value(v.clone()).map_err(|e| ApiError::bad_request(format!("{what}: {e}")))
-}
-
-/// A policy error named as serve names it: a field error by its item's
-/// label, anything else as the policy says it.
-pub fn labelled(e: PolicyError, form: Option<Form>) -> ApiError {
-    let label = |i: u32| match form {
-        Some(Form::Lines) => Some(format!("line {}", i + 1)),
-        Some(Form::Array) => Some(format!("item {}", i + 1)),
-        Some(Form::Named(l)) | Some(Form::Prefixed(l)) => Some(l.to_string()),
-        None => None,
-    };
-    if let PolicyError::InvalidInput {
-        index: Some(i),
-        field,
-        message,
-    } = &e
-    {
-        if let Some(label) = label(*i) {
-            return ApiError::bad_request(if field.is_empty() {
-                format!("{label}: {message}")
-            } else {
-                format!("{label}: field `{field}`: {message}")
-            });
-        }
-    }
-    let mut out = from_policy(e);
-    if let Some(Form::Prefixed(l)) = form {
-        out.message = format!("{l}: {}", out.message);
-    }
-    out
+    from_policy(e)
 }

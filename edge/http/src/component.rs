@@ -10,7 +10,6 @@ use crate::api::{handle, Engine, PolicyError, Request, Response};
 use crate::auth::Principal;
 use crate::bindings::engram::edge::session;
 use crate::bindings::engram::memory::json;
-use crate::bindings::engram::memory::types::Error as WitError;
 use crate::config::Config;
 use crate::error::ApiError;
 
@@ -30,19 +29,7 @@ impl Engine for Policy {
     }
 
     fn call(&self, operation: &str, input: &str) -> Result<String, PolicyError> {
-        json::call(operation, input).map_err(|e| match e {
-            WitError::InvalidInput(f) => PolicyError::InvalidInput {
-                index: f.index,
-                field: f.field,
-                message: f.message,
-            },
-            WitError::Unsupported(m) => PolicyError::Unsupported(m),
-            WitError::NotFound(m) => PolicyError::NotFound(m),
-            WitError::PermissionDenied(m) => PolicyError::PermissionDenied(m),
-            WitError::Conflict(m) => PolicyError::Conflict(m),
-            WitError::Store(m) => PolicyError::Store(m),
-            WitError::LimitExceeded(m) => PolicyError::LimitExceeded(m),
-        })
+        json::call(operation, input)
     }
 }
 

@@ -37,13 +37,9 @@ impl ApiError {
 /// `ApiError::from` in the host).
 pub fn from_policy(e: PolicyError) -> ApiError {
     match e {
-        PolicyError::InvalidInput {
-            index,
-            field,
-            message,
-        } => ApiError::bad_request(match index {
-            Some(i) => format!("item {i}: field `{field}`: {message}"),
-            None => format!("field `{field}`: {message}"),
+        PolicyError::InvalidInput(f) => ApiError::bad_request(match f.index {
+            Some(i) => format!("item {i}: field `{}`: {}", f.field, f.message),
+            None => format!("field `{}`: {}", f.field, f.message),
         }),
         PolicyError::Unsupported(m) => ApiError::bad_request(format!("unsupported: {m}")),
         PolicyError::NotFound(m) => ApiError::new(404, format!("not found: {m}")),

@@ -10,6 +10,7 @@ pub mod bindings {
     wit_bindgen::generate!({
         path: ["../../wit", "../wit"],
         world: "engram:edge/http-handler",
+        with: { "engram:memory/types@0.1.0": engram_contract::types },
         generate_all,
     });
 }

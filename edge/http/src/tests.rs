@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use crate::api::{handle, Engine, PolicyError, Request};
 use crate::auth::{key_hash, Principal};
 use crate::config::Config;
+use engram_contract::types::FieldError;
 
 #[derive(Default)]
 struct Recorder {
@@ -159,11 +160,11 @@ fn a_batch_goes_to_the_contract_whole_and_comes_back_as_serve_answers() {
 fn field_errors_name_the_item_or_line() {
     let e = Recorder::default();
     let c = config();
-    *e.answer.borrow_mut() = Some(Err(PolicyError::InvalidInput {
+    *e.answer.borrow_mut() = Some(Err(PolicyError::InvalidInput(FieldError {
         index: Some(1),
         field: "source".into(),
         message: "missing field `source`".into(),
-    }));
+    })));
     let body = r#"[{"text":"a","scope":{"tenant":"acme"},"source":{"kind":"user"}},{"text":"b","scope":{"tenant":"acme"}}]"#;
     let r = handle(&c, &e, &post("/v1/remember", Some("ek_acme"), body));
     assert_eq!(
@@ -177,11 +178,11 @@ fn field_errors_name_the_item_or_line() {
     );
     nd.headers
         .push(("content-type".into(), "application/x-ndjson".into()));
-    *e.answer.borrow_mut() = Some(Err(PolicyError::InvalidInput {
+    *e.answer.borrow_mut() = Some(Err(PolicyError::InvalidInput(FieldError {
         index: Some(2),
         field: String::new(),
         message: "missing field `text`".into(),
-    }));
+    })));
     assert_eq!(
         error_of(&handle(&c, &e, &nd).body).0,
         "line 3: missing field `text`"
@@ -216,7 +217,18 @@ fn limits_are_named_with_their_variable() {
     let big = "x".repeat(5000);
     let r = handle(&c, &e, &post("/v1/classify", Some("ek_acme"), &big));
     assert_eq!(
-        error_of(&r.body).0,
+        error_of(&r.body),
+        (
+            "request body: over the limit of 4096 bytes (ENGRAM_MAX_BODY_BYTES)".into(),
+            413
+        )
+    );
+    let mut declared = post("/v1/classify", Some("ek_acme"), "[]");
+    declared
+        .headers
+        .push(("content-length".into(), "5000".into()));
+    assert_eq!(
+        error_of(&handle(&c, &e, &declared).body).0,
         "request body: 5000 bytes is over the limit of 4096 bytes (ENGRAM_MAX_BODY_BYTES)"
     );
     assert!(e.calls.borrow().is_empty());

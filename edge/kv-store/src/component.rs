@@ -3,7 +3,6 @@
 
 use std::cell::RefCell;
 
-use crate::types::{Datetime, Scope};
 use crate::bindings::exports::engram::edge::session;
 use crate::bindings::exports::engram::memory::store::{
     Filter, Principal, Receipt, StoreError, Stored, TermStats, Tombstone, WeightedTerm, WriteOp,
@@ -13,6 +12,7 @@ use crate::bindings::wasi::keyvalue::{atomics, batch, store as kv};
 use crate::clock::Clock;
 use crate::kv::{Kv, KvError};
 use crate::store::KvStore;
+use crate::types::{Datetime, Scope};
 
 /// The bucket the `wasi:keyvalue` runtime opened for us.
 pub struct Bucket(kv::Bucket);

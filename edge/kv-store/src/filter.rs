@@ -5,9 +5,9 @@
 //! store to them (`tests/tests/edge.rs`). Store interface v2 is to define
 //! them once for every store.
 
-use crate::types::{Scope, Sensitivity, Status};
 use crate::bindings::exports::engram::memory::store::{Filter, Principal, ScopeMatch};
 use crate::model::{Class, Row};
+use crate::types::{Scope, Sensitivity, Status};
 
 pub fn sensitivity_rank(s: Sensitivity) -> u8 {
     match s {

@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::bindings::exports::engram::memory::store::{Event, Tombstone};
 use crate::types::Memory;
 use crate::types::{MemoryKind, Scope, Sensitivity, Status};
-use crate::bindings::exports::engram::memory::store::{Event, Tombstone};
 
 /// The commit point of a tenant: its version, and the commit being
 /// applied, if any (the key of its record).

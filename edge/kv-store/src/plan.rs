@@ -9,7 +9,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::types::{Memory, MemoryKind, Payload, Status};
 use crate::bindings::exports::engram::memory::store::{
     Event, Principal, Receipt, StoreError, Tombstone, WriteOp,
 };
@@ -21,6 +20,7 @@ use crate::model::{
     PostingsValue, Record, Row, RowShard, Tombstones,
 };
 use crate::store::event_canonical;
+use crate::types::{Memory, MemoryKind, Payload, Status};
 use crate::view::{encode, Fail, View};
 
 /// Loaded values, changed in place; `None` = absent or deleted.

@@ -6,7 +6,6 @@
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 
-use crate::types::{Datetime, Scope};
 use crate::bindings::exports::engram::memory::store::{
     Filter, Principal, StoreError, Stored, TermStats, Tombstone, WeightedTerm,
 };
@@ -16,6 +15,7 @@ use crate::layout::Layout;
 use crate::model::{
     Docs, EventCounts, EventMinute, PostingsValue, Record, Row, RowShard, Tombstones,
 };
+use crate::types::{Datetime, Scope};
 use crate::view::{Fail, View};
 
 /// How often a read starts again because commits kept landing under it.

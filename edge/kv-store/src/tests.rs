@@ -6,7 +6,6 @@
 
 use std::cell::Cell;
 
-use crate::types::*;
 use crate::bindings::exports::engram::memory::store::{
     Event, Filter, Insert, Principal, ScopeMatch, StoreError, Stored, Update, WeightedTerm, WriteOp,
 };
@@ -14,6 +13,7 @@ use crate::kv::{Kv, MemKv};
 use crate::layout::Layout;
 use crate::model::{CommitRecord, Head};
 use crate::store::KvStore;
+use crate::types::*;
 
 thread_local! {
     static WALL: Cell<i64> = const { Cell::new(1_000_000) };

@@ -73,7 +73,10 @@ impl KvDb {
         })
     }
 
-    fn with<R>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<R>) -> Result<R, store::Error> {
+    fn with<R>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<R>,
+    ) -> Result<R, store::Error> {
         let conn = self
             .conn
             .lock()
@@ -124,7 +127,13 @@ impl KvDb {
     }
 
     /// Swap `key` to `value` if it still holds `seen`: atomic under the lock.
-    fn swap(&self, bucket: &str, key: &str, seen: &Option<Vec<u8>>, value: &[u8]) -> Result<bool, store::Error> {
+    fn swap(
+        &self,
+        bucket: &str,
+        key: &str,
+        seen: &Option<Vec<u8>>,
+        value: &[u8],
+    ) -> Result<bool, store::Error> {
         self.counters.swaps.fetch_add(1, Ordering::Relaxed);
         let ok = self.with(|c| {
             let current: Option<Vec<u8>> = c
@@ -170,12 +179,21 @@ impl store::Host for KvView<'_> {
 }
 
 impl store::HostBucket for KvView<'_> {
-    fn get(&mut self, b: Resource<BucketHandle>, key: String) -> Result<Option<Vec<u8>>, store::Error> {
+    fn get(
+        &mut self,
+        b: Resource<BucketHandle>,
+        key: String,
+    ) -> Result<Option<Vec<u8>>, store::Error> {
         let name = self.bucket(&b)?;
         self.db.get(&name, &key)
     }
 
-    fn set(&mut self, b: Resource<BucketHandle>, key: String, value: Vec<u8>) -> Result<(), store::Error> {
+    fn set(
+        &mut self,
+        b: Resource<BucketHandle>,
+        key: String,
+        value: Vec<u8>,
+    ) -> Result<(), store::Error> {
         let name = self.bucket(&b)?;
         self.db.set(&name, &key, &value)
     }
@@ -215,7 +233,12 @@ impl store::HostBucket for KvView<'_> {
 }
 
 impl atomics::Host for KvView<'_> {
-    fn increment(&mut self, b: Resource<BucketHandle>, key: String, delta: i64) -> Result<i64, store::Error> {
+    fn increment(
+        &mut self,
+        b: Resource<BucketHandle>,
+        key: String,
+        delta: i64,
+    ) -> Result<i64, store::Error> {
         let name = self.bucket(&b)?;
         loop {
             let seen = self.db.get(&name, &key)?;
@@ -229,7 +252,10 @@ impl atomics::Host for KvView<'_> {
             let next = current
                 .checked_add(delta)
                 .ok_or_else(|| store::Error::Other("overflow incrementing value".into()))?;
-            if self.db.swap(&name, &key, &seen, next.to_string().as_bytes())? {
+            if self
+                .db
+                .swap(&name, &key, &seen, next.to_string().as_bytes())?
+            {
                 return Ok(next);
             }
         }
@@ -240,14 +266,19 @@ impl atomics::Host for KvView<'_> {
             .table
             .delete(cas)
             .map_err(|e| atomics::CasError::StoreError(store::Error::Other(e.to_string())))?;
-        match self.db.swap(&handle.bucket, &handle.key, &handle.seen, &value) {
+        match self
+            .db
+            .swap(&handle.bucket, &handle.key, &handle.seen, &value)
+        {
             Ok(true) => Ok(()),
             Ok(false) => {
-                let seen = self.db.get(&handle.bucket, &handle.key).map_err(atomics::CasError::StoreError)?;
-                let fresh = self
-                    .table
-                    .push(CasHandle { seen, ..handle })
-                    .map_err(|e| atomics::CasError::StoreError(store::Error::Other(e.to_string())))?;
+                let seen = self
+                    .db
+                    .get(&handle.bucket, &handle.key)
+                    .map_err(atomics::CasError::StoreError)?;
+                let fresh = self.table.push(CasHandle { seen, ..handle }).map_err(|e| {
+                    atomics::CasError::StoreError(store::Error::Other(e.to_string()))
+                })?;
                 Err(atomics::CasError::CasFailed(fresh))
             }
             Err(e) => Err(atomics::CasError::StoreError(e)),
@@ -256,7 +287,11 @@ impl atomics::Host for KvView<'_> {
 }
 
 impl atomics::HostCas for KvView<'_> {
-    fn new(&mut self, b: Resource<BucketHandle>, key: String) -> Result<Resource<CasHandle>, store::Error> {
+    fn new(
+        &mut self,
+        b: Resource<BucketHandle>,
+        key: String,
+    ) -> Result<Resource<CasHandle>, store::Error> {
         let bucket = self.bucket(&b)?;
         let seen = self.db.get(&bucket, &key)?;
         self.table
@@ -292,7 +327,11 @@ impl batch::Host for KvView<'_> {
             .collect()
     }
 
-    fn set_many(&mut self, b: Resource<BucketHandle>, entries: Vec<(String, Vec<u8>)>) -> Result<(), store::Error> {
+    fn set_many(
+        &mut self,
+        b: Resource<BucketHandle>,
+        entries: Vec<(String, Vec<u8>)>,
+    ) -> Result<(), store::Error> {
         let name = self.bucket(&b)?;
         for (k, v) in entries {
             self.db.set(&name, &k, &v)?;
@@ -300,7 +339,11 @@ impl batch::Host for KvView<'_> {
         Ok(())
     }
 
-    fn delete_many(&mut self, b: Resource<BucketHandle>, keys: Vec<String>) -> Result<(), store::Error> {
+    fn delete_many(
+        &mut self,
+        b: Resource<BucketHandle>,
+        keys: Vec<String>,
+    ) -> Result<(), store::Error> {
         let name = self.bucket(&b)?;
         for k in keys {
             self.db.delete(&name, &k)?;

@@ -4,6 +4,7 @@
 //! wasmtime's own `wasi:http` implementation (`runner`).
 
 pub mod kv_host;
-pub mod store_adapter;
 pub mod runner;
 pub mod scenario;
+pub mod serve_process;
+pub mod store_adapter;

@@ -218,7 +218,10 @@ async fn handle(
         },
     );
     let (sender, receiver) = tokio::sync::oneshot::channel();
-    let req = store.data_mut().http().new_incoming_request(Scheme::Http, req)?;
+    let req = store
+        .data_mut()
+        .http()
+        .new_incoming_request(Scheme::Http, req)?;
     let out = store.data_mut().http().new_response_outparam(sender)?;
     let pre = shared.pre.clone();
     let task = tokio::task::spawn(async move {

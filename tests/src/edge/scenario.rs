@@ -43,7 +43,10 @@ impl Keys {
         let mut by_principal: Vec<(Value, String)> = Vec::new();
         for p in principals {
             if by_principal.iter().all(|(q, _)| *q != p) {
-                let key = format!("ek_{}", hex::encode(Sha256::digest(p.to_string().as_bytes())));
+                let key = format!(
+                    "ek_{}",
+                    hex::encode(Sha256::digest(p.to_string().as_bytes()))
+                );
                 by_principal.push((p, key));
             }
         }
@@ -89,7 +92,13 @@ pub fn agent() -> ureq::Agent {
 }
 
 /// Send one request; the body as JSON (or the text as a JSON string).
-pub fn send(agent: &ureq::Agent, method: &str, url: &str, key: Option<&str>, body: Option<&str>) -> (u16, Value) {
+pub fn send(
+    agent: &ureq::Agent,
+    method: &str,
+    url: &str,
+    key: Option<&str>,
+    body: Option<&str>,
+) -> (u16, Value) {
     let auth = key.map(|k| format!("Bearer {k}"));
     let mut resp = match body {
         None => {
@@ -123,7 +132,9 @@ fn resolve(v: &Value, ids: &HashMap<String, String>) -> Value {
                 .map(|(k, x)| {
                     let r = match x.as_str() {
                         Some(s) if (k == "id" || k == "memory_id") && s.starts_with('$') => {
-                            Value::String(ids.get(&s[1..]).cloned().unwrap_or_else(|| s.to_string()))
+                            Value::String(
+                                ids.get(&s[1..]).cloned().unwrap_or_else(|| s.to_string()),
+                            )
                         }
                         _ => resolve(x, ids),
                     };
@@ -157,7 +168,9 @@ fn query_of(step: &Value) -> String {
 fn encode(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
             _ => format!("%{b:02X}"),
         })
         .collect()
@@ -186,7 +199,15 @@ pub fn run(target: &mut dyn Target, scenario: &Value, keys: &Keys) -> Vec<Answer
         let base = target.base();
         let step = resolve(step, &ids);
         let op = step["op"].as_str().unwrap_or_default();
-        let post = |path: &str, body: &Value| send(&agent, "POST", &format!("{base}{path}"), Some(key), Some(&body.to_string()));
+        let post = |path: &str, body: &Value| {
+            send(
+                &agent,
+                "POST",
+                &format!("{base}{path}"),
+                Some(key),
+                Some(&body.to_string()),
+            )
+        };
         let (status, body) = match op {
             "remember" | "classify" => post(&format!("/v1/{op}"), &step["candidates"]),
             "import" => post("/v1/import", &step["records"]),
@@ -194,10 +215,22 @@ pub fn run(target: &mut dyn Target, scenario: &Value, keys: &Keys) -> Vec<Answer
             "pack" => post("/v1/pack", &step["request"]),
             "forget" => post("/v1/forget", &step["selectors"]),
             "sweep" => post("/v1/sweep", &json!({"scope": step["scope"]})),
-            "list" => send(&agent, "GET", &format!("{base}/v1/memories?{}", query_of(&step)), Some(key), None),
+            "list" => send(
+                &agent,
+                "GET",
+                &format!("{base}/v1/memories?{}", query_of(&step)),
+                Some(key),
+                None,
+            ),
             "history" => {
                 let id = step["id"].as_str().unwrap_or_default();
-                send(&agent, "GET", &format!("{base}/v1/memories/{}/history", encode(id)), Some(key), None)
+                send(
+                    &agent,
+                    "GET",
+                    &format!("{base}/v1/memories/{}/history", encode(id)),
+                    Some(key),
+                    None,
+                )
             }
             other => panic!("scenario step {name}: unknown op {other}"),
         };
@@ -254,7 +287,10 @@ fn value_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             for k in x.keys().chain(y.keys()) {
-                let (p, q) = (x.get(k).unwrap_or(&Value::Null), y.get(k).unwrap_or(&Value::Null));
+                let (p, q) = (
+                    x.get(k).unwrap_or(&Value::Null),
+                    y.get(k).unwrap_or(&Value::Null),
+                );
                 if let Some(d) = value_difference(p, q, &format!("{path}.{k}")) {
                     return Some(d);
                 }

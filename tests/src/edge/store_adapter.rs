@@ -108,7 +108,12 @@ impl KvComponentStore {
         r
     }
 
-    fn store_call<P, T>(&mut self, principal: &w::Principal, name: &str, params: P) -> Result<T, w::StoreError>
+    fn store_call<P, T>(
+        &mut self,
+        principal: &w::Principal,
+        name: &str,
+        params: P,
+    ) -> Result<T, w::StoreError>
     where
         P: ComponentNamedList + Lower + Send + Sync,
         (Result<T, w::StoreError>,): ComponentNamedList + Lift + Send + Sync,
@@ -127,13 +132,21 @@ impl Backend for KvComponentStore {
         Ok(out)
     }
 
-    fn revisions(&mut self, principal: &w::Principal, id: &str) -> Result<Vec<w::Stored>, w::StoreError> {
+    fn revisions(
+        &mut self,
+        principal: &w::Principal,
+        id: &str,
+    ) -> Result<Vec<w::Stored>, w::StoreError> {
         let out: Vec<w::Stored> = self.store_call(principal, "revisions", (id.to_string(),))?;
         self.reads += out.len() as u64;
         Ok(out)
     }
 
-    fn stats(&mut self, filter: &w::Filter, terms: &[String]) -> Result<w::TermStats, w::StoreError> {
+    fn stats(
+        &mut self,
+        filter: &w::Filter,
+        terms: &[String],
+    ) -> Result<w::TermStats, w::StoreError> {
         let p = tenant_principal(&filter.scope.tenant);
         self.store_call(&p, "stats", (filter.clone(), terms.to_vec()))
     }
@@ -145,12 +158,17 @@ impl Backend for KvComponentStore {
         limit: u32,
     ) -> Result<Vec<w::Stored>, w::StoreError> {
         let p = tenant_principal(&filter.scope.tenant);
-        let out: Vec<w::Stored> = self.store_call(&p, "search", (filter.clone(), terms.to_vec(), limit))?;
+        let out: Vec<w::Stored> =
+            self.store_call(&p, "search", (filter.clone(), terms.to_vec(), limit))?;
         self.reads += out.len() as u64;
         Ok(out)
     }
 
-    fn commit(&mut self, principal: &w::Principal, ops: &[w::WriteOp]) -> Result<w::Receipt, w::StoreError> {
+    fn commit(
+        &mut self,
+        principal: &w::Principal,
+        ops: &[w::WriteOp],
+    ) -> Result<w::Receipt, w::StoreError> {
         self.store_call(principal, "commit", (ops.to_vec(),))
     }
 
@@ -158,7 +176,12 @@ impl Backend for KvComponentStore {
         self.store_call(&tenant_principal(tenant), "tombstones", ())
     }
 
-    fn count_events(&mut self, scope: &w::Scope, kind: &str, since: w::Datetime) -> Result<u64, w::StoreError> {
+    fn count_events(
+        &mut self,
+        scope: &w::Scope,
+        kind: &str,
+        since: w::Datetime,
+    ) -> Result<u64, w::StoreError> {
         let p = tenant_principal(&scope.tenant);
         self.store_call(&p, "count-events", (scope.clone(), kind.to_string(), since))
     }
