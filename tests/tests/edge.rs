@@ -399,3 +399,90 @@ fn concurrent_writers_lose_no_update() {
         .load(std::sync::atomic::Ordering::Relaxed);
     eprintln!("concurrent writers: {lost} compare-and-swaps lost and retried");
 }
+
+/// The same scenario in Node: the component transpiled by jco, its
+/// keyvalue imports on a small JS binding, served by preview2-shim.
+#[test]
+fn the_scenario_in_node_through_jco_equals_engram_serve() {
+    use engram_tests::edge::jco;
+    let dir = work_dir("jco");
+    let node_dir = jco::provision();
+    let module = jco::transpile(&node_dir, engram_edge::EDGE_COMPONENT, "engram-edge");
+    let sc = the_scenario();
+    let keys = Keys::for_scenario(&sc, &[]);
+    let mut edge = jco::JcoServer::start(
+        &node_dir,
+        &module,
+        json!({ "ENGRAM_KEYS": keys.file() }),
+        &dir.join("kv.log"),
+    );
+    eprintln!("jco: the component loaded in {:.1} ms", edge.load_ms);
+    let jco_answers = scenario::run(&mut edge, &sc, &keys);
+    let mut srv = serve(&dir, &keys);
+    let serve_answers = scenario::run(&mut srv, &sc, &keys);
+    assert_same(&jco_answers, &serve_answers, "the edge component in Node (jco)");
+}
+
+/// A smoke run under the `wasmtime serve` CLI itself. Its `-S keyvalue` is
+/// the first draft in memory per instance, so the component runs through
+/// the draft bridge (`EDGE_FOR_WASMTIME_SERVE`) and one reused instance
+/// holds the store; every answer equals the wasmtime runner's on the same
+/// requests from an empty store.
+#[test]
+fn a_smoke_run_under_the_wasmtime_serve_cli() {
+    use std::io::{BufRead, BufReader};
+    let exe = engram_tests::edge::wasmtime_cli::provision();
+    let dir = work_dir("wasmtime-serve");
+    let wasm = dir.join("engram-edge-wasmtime-serve.wasm");
+    std::fs::write(&wasm, engram_edge::EDGE_FOR_WASMTIME_SERVE).expect("write the component");
+    let keys = Keys::for_scenario(&json!({"principal": {"tenant": "acme"}, "steps": []}), &[]);
+    let now = "2026-08-01T10:00:00+08:00";
+    let mut child = std::process::Command::new(&exe)
+        .args(["serve", "-S", "cli", "-S", "keyvalue", "--addr", "127.0.0.1:0"])
+        .args(["--max-instance-reuse-count", "1000", "--idle-instance-timeout", "600s"])
+        .arg("--env")
+        .arg(format!("ENGRAM_KEYS={}", keys.file()))
+        .arg("--env")
+        .arg(format!("ENGRAM_NOW={now}"))
+        .arg(&wasm)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start wasmtime serve");
+    let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
+    let base = loop {
+        let line = lines
+            .next()
+            .expect("wasmtime serve exited before serving")
+            .expect("read stderr");
+        if let Some(rest) = line.split("Serving HTTP on ").nth(1) {
+            break rest.trim_end_matches('/').to_string();
+        }
+    };
+    std::thread::spawn(move || for l in lines.map_while(Result::ok) { eprintln!("wasmtime serve: {l}") });
+    let mut reference = runner(&keys, KvDb::open(std::path::Path::new(":memory:")));
+    reference.set_now(now);
+    let key = keys.key_for(&json!({"tenant": "acme"}));
+    let a = scenario::agent();
+    let remember = json!([
+        {"id": "c1", "text": "以后请叫我林工", "scope": {"tenant": "acme", "user": "u42"}, "source": {"kind": "user", "ref": "evt-1"}},
+        {"id": "c2", "text": "2026-07-31 payment-service 的 V42 迁移因锁等待超时失败，已回滚。", "scope": {"tenant": "acme"}, "source": {"kind": "tool", "ref": "evt-2"}}
+    ])
+    .to_string();
+    let recall = json!([{"id": "q1", "query": "为什么上次迁移失败？", "scope": {"tenant": "acme"}, "k": 5}]).to_string();
+    let requests: Vec<(&str, &str, Option<&str>, Option<&str>)> = vec![
+        ("GET", "/healthz", None, None),
+        ("POST", "/v1/remember", None, Some(&remember)),
+        ("POST", "/v1/remember", Some(key), Some(&remember)),
+        ("POST", "/v1/recall", Some(key), Some(&recall)),
+        ("GET", "/v1/memories?tenant=acme", Some(key), None),
+        ("POST", "/v1/forget", Some(key), Some(r#"[{"scope":{"tenant":"globex"},"text":"x"}]"#)),
+    ];
+    for (method, path, k, body) in requests {
+        let got = scenario::send(&a, method, &format!("{base}{path}"), k, body);
+        let want = scenario::send(&a, method, &format!("{}{path}", reference.base()), k, body);
+        assert_eq!(got, want, "{method} {path} under wasmtime serve");
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}

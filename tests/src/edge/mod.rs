@@ -8,3 +8,5 @@ pub mod runner;
 pub mod scenario;
 pub mod serve_process;
 pub mod store_adapter;
+pub mod jco;
+pub mod wasmtime_cli;

@@ -203,20 +203,29 @@ async fn serve(
     }
 }
 
+/// A fresh store for one request: its environment and the shared database.
+pub fn request_store(
+    pre: &ProxyPre<RequestState>,
+    db: &Arc<KvDb>,
+    env: &[(String, String)],
+) -> Store<RequestState> {
+    Store::new(
+        pre.engine(),
+        RequestState {
+            table: ResourceTable::new(),
+            wasi: WasiCtx::builder().envs(env).inherit_stderr().build(),
+            http: WasiHttpCtx::new(),
+            db: Arc::clone(db),
+        },
+    )
+}
+
 async fn handle(
     shared: Arc<Shared>,
     req: hyper::Request<hyper::body::Incoming>,
 ) -> wasmtime::Result<hyper::Response<HyperOutgoingBody>> {
     let env = shared.env.lock().map(|e| e.clone()).unwrap_or_default();
-    let mut store = Store::new(
-        shared.pre.engine(),
-        RequestState {
-            table: ResourceTable::new(),
-            wasi: WasiCtx::builder().envs(&env).inherit_stderr().build(),
-            http: WasiHttpCtx::new(),
-            db: Arc::clone(&shared.db),
-        },
-    );
+    let mut store = request_store(&shared.pre, &shared.db, &env);
     let (sender, receiver) = tokio::sync::oneshot::channel();
     let req = store
         .data_mut()
