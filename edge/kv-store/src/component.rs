@@ -8,7 +8,7 @@ use crate::bindings::exports::engram::memory::store::{
     Filter, Principal, Receipt, StoreError, Stored, TermStats, Tombstone, WeightedTerm, WriteOp,
 };
 use crate::bindings::exports::engram::memory::{clock, store as wit};
-use crate::bindings::wasi::keyvalue::{atomics, batch, store as kv};
+use crate::bindings::wasi::keyvalue0_2_0_draft2::{atomics, batch, store as kv};
 use crate::clock::Clock;
 use crate::kv::{Kv, KvError};
 use crate::store::KvStore;

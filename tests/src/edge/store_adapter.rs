@@ -98,14 +98,11 @@ impl KvComponentStore {
             .call(&mut store, (principal.clone(),))
             .expect("session.open");
         opened.expect("the store opens");
-        open.post_return(&mut store).expect("post-return");
         let f = func(&mut store, interface, name);
         let typed = instance
             .get_typed_func::<P, R>(&mut store, &f)
             .unwrap_or_else(|e| panic!("{interface}.{name} has another type: {e}"));
-        let r = typed.call(&mut store, params).expect("the call");
-        typed.post_return(&mut store).expect("post-return");
-        r
+        typed.call(&mut store, params).expect("the call")
     }
 
     fn store_call<P, T>(
