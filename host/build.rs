@@ -19,6 +19,9 @@ fn main() {
     for p in [
         "guest/src",
         "guest/Cargo.toml",
+        "contract/src",
+        "contract/build.rs",
+        "contract/Cargo.toml",
         "wit",
         "Cargo.toml",
         "host/build_wasm.rs",

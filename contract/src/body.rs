@@ -3,7 +3,7 @@
 //! host's store reads and writes it here: the Rust stores natively, the
 //! npm and Python stores through the component's `json` export.
 
-use crate::types::Memory;
+use crate::types::{Error, Memory};
 use crate::wire::MemoryJson;
 
 /// The body of `m`.
@@ -18,4 +18,14 @@ pub fn decode(body: &str) -> Result<Memory, String> {
     serde_json::from_str::<MemoryJson>(body)
         .map(Into::into)
         .map_err(|e| format!("corrupt memory body: {e}"))
+}
+
+/// The memories of many bodies (the component's `decode-memories`); a body
+/// that is not one is `invalid-input` naming its index.
+pub fn decode_all(bodies: &[String]) -> Result<Vec<Memory>, Error> {
+    bodies
+        .iter()
+        .enumerate()
+        .map(|(i, b)| decode(b).map_err(|m| crate::input::invalid(Some(i as u32), "", m)))
+        .collect()
 }

@@ -37,13 +37,13 @@ pub struct Item<'a> {
 /// Lines otherwise.
 pub fn items(input: &str) -> Result<(Form, Vec<Item<'_>>), Error> {
     if input.trim_start().starts_with('[') {
-        let values: Vec<&RawValue> = serde_json::from_str(input).map_err(|e| Error::InvalidInput(
-            FieldError {
+        let values: Vec<&RawValue> = serde_json::from_str(input).map_err(|e| {
+            Error::InvalidInput(FieldError {
                 index: None,
                 field: String::new(),
                 message: format!("not a JSON array of objects: {e}"),
-            },
-        ))?;
+            })
+        })?;
         let items = values
             .into_iter()
             .enumerate()
@@ -80,8 +80,25 @@ pub fn parse<T: DeserializeOwned>(item: Item<'_>, form: Form) -> Result<T, Error
             (Some(i), Form::Array) => text[..i].to_string(),
             (None, _) => text,
         };
-        invalid(Some(item.index), field_of(&path), plain_type_names(&text))
+        invalid(
+            Some(item.index),
+            missing(field_of(&path), &text),
+            plain_type_names(&text),
+        )
     })
+}
+
+/// A missing field is named by its own path ("scope.tenant"), not by the
+/// object that lacks it.
+fn missing(path: String, message: &str) -> String {
+    let name = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split('`').next());
+    match name {
+        Some(name) if path.is_empty() => name.to_string(),
+        Some(name) => format!("{path}.{name}"),
+        None => path,
+    }
 }
 
 /// serde_path_to_error's path of the root ("." or "" — "?" when the
@@ -149,7 +166,10 @@ mod tests {
             panic!("invalid input expected")
         };
         assert_eq!((e.index, e.field.as_str()), (Some(4), "k"));
-        assert_eq!(e.message, "invalid value: integer `-1`, expected u32 (column 7)");
+        assert_eq!(
+            e.message,
+            "invalid value: integer `-1`, expected u32 (column 7)"
+        );
         let Error::InvalidInput(e) = parse::<QueryIn>(
             Item {
                 index: 0,
@@ -162,5 +182,19 @@ mod tests {
         };
         assert_eq!(e.field, "");
         assert_eq!(e.message, "invalid type: null, expected a JSON object");
+        let Error::InvalidInput(e) = parse::<QueryIn>(
+            Item {
+                index: 2,
+                text: "{}",
+            },
+            Form::Lines,
+        )
+        .unwrap_err() else {
+            panic!("invalid input expected")
+        };
+        assert_eq!(
+            (e.field.as_str(), e.message.as_str()),
+            ("k", "missing field `k` (column 2)")
+        );
     }
 }

@@ -16,9 +16,9 @@ use serde::Serialize;
 use crate::input::{self, invalid, Form, Item};
 use crate::types::*;
 use crate::wire::{
-    self, CandidateIn, DecisionOut, ForgetIn, ForgetOut, HistoryIn, ImportHead, ImportIn,
-    InfoOut, ListIn, MemoryJson, PackIn, PackedOut, QueryIn, ReceiptOut, RecallOut, ReviewIn,
-    ReviewOut, SweepIn, SweepOut,
+    self, CandidateIn, DecisionOut, ForgetIn, ForgetOut, HistoryIn, ImportHead, ImportIn, InfoOut,
+    ListIn, MemoryJson, PackIn, PackedOut, QueryIn, RecallOut, ReceiptOut, ReviewIn, ReviewOut,
+    SweepIn, SweepOut,
 };
 
 /// The policy's typed functions (`wit/policy.wit`), which the operations
@@ -69,9 +69,12 @@ pub struct Operation {
     pub input: Input,
     pub output: Output,
     run: fn(&dyn Policy, &str) -> Result<String, Error>,
-    /// The JSON Schema of its input item and of its output line.
+    /// The JSON Schema of its input item.
     #[cfg(feature = "schema")]
-    pub schema: fn(&mut schemars::SchemaGenerator) -> (schemars::Schema, schemars::Schema),
+    pub input_schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
+    /// The JSON Schema of its output line.
+    #[cfg(feature = "schema")]
+    pub output_schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
 }
 
 macro_rules! operations {
@@ -87,7 +90,9 @@ macro_rules! operations {
             output: Output::$output,
             run: $run,
             #[cfg(feature = "schema")]
-            schema: |g| (g.subschema_for::<$in_ty>(), g.subschema_for::<$out_ty>()),
+            input_schema: |g| g.subschema_for::<$in_ty>(),
+            #[cfg(feature = "schema")]
+            output_schema: |g| g.subschema_for::<$out_ty>(),
         }),*];
     };
 }
@@ -226,7 +231,10 @@ fn at_item(e: Error, at: &[u32]) -> Error {
 }
 
 /// One output line per item of the batch.
-fn each<I, W, R, O>(s: &str, call: impl FnOnce(&[W]) -> Result<Vec<R>, Error>) -> Result<String, Error>
+fn each<I, W, R, O>(
+    s: &str,
+    call: impl FnOnce(&[W]) -> Result<Vec<R>, Error>,
+) -> Result<String, Error>
 where
     I: DeserializeOwned,
     W: From<I>,

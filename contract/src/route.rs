@@ -100,17 +100,37 @@ mod tests {
         let input = "{\"memory_id\":\"m-1\"}\n\n{\"scope\":{\"tenant\":\"acme\",\"user\":\"u1\"},\"text\":\"x\"}\nnot json\n";
         let (form, items) = batch(input).unwrap();
         assert_eq!(form, Form::Lines);
-        assert_eq!(items.iter().map(|i| i.index).collect::<Vec<_>>(), vec![0, 2, 3]);
+        assert_eq!(
+            items.iter().map(|i| i.index).collect::<Vec<_>>(),
+            vec![0, 2, 3]
+        );
         assert_eq!(items[0].memory_id.as_deref(), Some("m-1"));
         let scope = items[1].scope.as_ref().unwrap();
-        assert_eq!((scope.tenant.as_str(), scope.user.as_deref()), ("acme", Some("u1")));
+        assert_eq!(
+            (scope.tenant.as_str(), scope.user.as_deref()),
+            ("acme", Some("u1"))
+        );
         assert!(items[2].scope.is_none() && items[2].memory_id.is_none());
-        assert_eq!(rejoin(form, [items[0].text, items[2].text]), "{\"memory_id\":\"m-1\"}\nnot json\n");
+        assert_eq!(
+            rejoin(form, [items[0].text, items[2].text]),
+            "{\"memory_id\":\"m-1\"}\nnot json\n"
+        );
 
         let (form, items) = batch("[{\"scope\":\n {\"tenant\":\"a\"}}, {}]").unwrap();
         assert_eq!(form, Form::Array);
-        assert_eq!(rejoin(form, items.iter().map(|i| i.text)), "[{\"scope\":\n {\"tenant\":\"a\"}},{}]");
-        assert_eq!(object_scope(" {\"scope\":{\"tenant\":\"t\"}} ").unwrap().tenant, "t");
-        assert_eq!(object_scope("{\"tenant\":\"bare\"}").unwrap().tenant, "bare");
+        assert_eq!(
+            rejoin(form, items.iter().map(|i| i.text)),
+            "[{\"scope\":\n {\"tenant\":\"a\"}},{}]"
+        );
+        assert_eq!(
+            object_scope(" {\"scope\":{\"tenant\":\"t\"}} ")
+                .unwrap()
+                .tenant,
+            "t"
+        );
+        assert_eq!(
+            object_scope("{\"tenant\":\"bare\"}").unwrap().tenant,
+            "bare"
+        );
     }
 }

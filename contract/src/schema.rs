@@ -34,8 +34,8 @@ pub fn document() -> Value {
     let mut outputs = generator(OUTPUT, Contract::Serialize);
     let mut operations = Map::new();
     for op in OPERATIONS {
-        let (item, _) = (op.schema)(&mut inputs);
-        let (_, line) = (op.schema)(&mut outputs);
+        let item = (op.input_schema)(&mut inputs);
+        let line = (op.output_schema)(&mut outputs);
         let input = match op.input {
             Input::Batch => "batch",
             Input::Object => "object",
@@ -105,7 +105,11 @@ impl Defs {
     fn target(&self, reference: &str) -> String {
         let rest = reference.trim_start_matches("#/$defs/");
         let (section, name) = rest.split_once('/').unwrap_or(("input", rest));
-        let section = if section == "output" { "output" } else { "input" };
+        let section = if section == "output" {
+            "output"
+        } else {
+            "input"
+        };
         self.names
             .get(&(section, name.to_string()))
             .cloned()
@@ -160,7 +164,11 @@ fn ts(schema: &Value, defs: &Defs) -> String {
         return c.to_string();
     }
     if let Some(e) = schema.get("enum").and_then(Value::as_array) {
-        return e.iter().map(Value::to_string).collect::<Vec<_>>().join(" | ");
+        return e
+            .iter()
+            .map(Value::to_string)
+            .collect::<Vec<_>>()
+            .join(" | ");
     }
     if let Some(alts) = alternatives(schema) {
         return alts
@@ -226,7 +234,11 @@ pub fn typescript() -> String {
             let _ = writeln!(out, "/** {} */", d.replace('\n', " "));
         }
         if properties(schema).is_some() {
-            let _ = writeln!(out, "export interface {name} {}\n", ts_object(schema, &defs, ""));
+            let _ = writeln!(
+                out,
+                "export interface {name} {}\n",
+                ts_object(schema, &defs, "")
+            );
         } else {
             let _ = writeln!(out, "export type {name} = {};\n", ts(schema, &defs));
         }
@@ -309,6 +321,28 @@ impl Py<'_> {
     /// A typed dict: required keys in a base class, the others optional.
     fn class(&mut self, name: &str, schema: &Value, out: &mut String) {
         let req = required(schema);
+        let props = properties(schema).cloned().unwrap_or_default();
+        if props.keys().any(|k| PYTHON_KEYWORDS.contains(&k.as_str())) {
+            // A key that is a Python keyword (`pass`) needs the functional form.
+            let fields: Vec<String> = props
+                .iter()
+                .map(|(k, p)| format!("{k:?}: {}", self.expr(p, &format!("{name}{}", camel(k)))))
+                .collect();
+            let total = if req.len() == props.len() {
+                ""
+            } else {
+                ", total=False"
+            };
+            let _ = write!(
+                out,
+                "{name} = TypedDict({name:?}, {{{}}}{total})\n{}\n\n",
+                fields.join(", "),
+                description(schema)
+                    .map(|d| format!("\"\"\"{}\"\"\"\n", d.replace('\n', " ")))
+                    .unwrap_or_default()
+            );
+            return;
+        }
         let mut required_fields = Vec::new();
         let mut optional_fields = Vec::new();
         for (field, p) in properties(schema).into_iter().flatten() {
@@ -338,7 +372,11 @@ impl Py<'_> {
                 );
             }
             (false, true) => {
-                let _ = write!(out, "class {name}(TypedDict):\n{doc}{}\n\n", required_fields.concat());
+                let _ = write!(
+                    out,
+                    "class {name}(TypedDict):\n{doc}{}\n\n",
+                    required_fields.concat()
+                );
             }
             (true, false) => {
                 let _ = write!(
@@ -353,6 +391,14 @@ impl Py<'_> {
         }
     }
 }
+
+/// Python's keywords, which a class body cannot name.
+const PYTHON_KEYWORDS: &[&str] = &[
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
+];
 
 fn camel(snake: &str) -> String {
     snake

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, Utc};
 
-use crate::types::Datetime;
+use crate::types::{Datetime, Error};
 
 fn from_chrono(dt: DateTime<FixedOffset>) -> Datetime {
     Datetime {
@@ -30,6 +30,11 @@ pub fn parse(s: &str) -> Result<Datetime, String> {
     Err(format!(
         "'{s}' is not an RFC 3339 instant (e.g. 2026-08-01T10:00:00+08:00)"
     ))
+}
+
+/// `parse`, failing with `invalid-input` (the component's `parse-datetime`).
+pub fn parse_instant(s: &str) -> Result<Datetime, Error> {
+    parse(s).map_err(|m| crate::input::invalid(None, "", m))
 }
 
 /// An instant as a JSON field holds it: what `parse` reads, or an integer

@@ -57,11 +57,7 @@ fn every_operation_is_in_the_schema_with_a_self_contained_input() {
     for op in engram_contract::OPERATIONS {
         assert!(doc["operations"][op.name].is_object(), "{}", op.name);
         let input = engram_contract::schema::input_schema(op.name).expect("an input schema");
-        assert!(
-            !input.to_string().contains("$ref"),
-            "{}: {input}",
-            op.name
-        );
+        assert!(!input.to_string().contains("$ref"), "{}: {input}", op.name);
     }
     let remember = engram_contract::schema::input_schema("remember").unwrap();
     let required: Vec<&str> = remember["required"]

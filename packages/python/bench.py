@@ -5,7 +5,7 @@
     python bench.py [--component FILE] [--iterations N]   (with the wheel installed)
 
 ``call_raw`` passes WIT values straight to ``wasmtime`` (no JSON conversion);
-the ``Engram`` methods convert the CLI's JSON shapes in and out.
+the ``Engram`` methods hand the CLI's JSON shapes to the component's contract.
 """
 
 import argparse
@@ -14,7 +14,7 @@ import sys
 import time
 
 from engram_memory import COMPONENT, Engram, SqliteStore
-from engram_memory import wire
+from engram_memory.records import rec
 
 
 
@@ -48,7 +48,12 @@ def main() -> None:
                 "predicate": f"setting-{i}", "object": f"value-{i}", "entities": {"service": svc},
             })
         query = {"id": "q", "query": "what is the setting of payment-service?", "scope": {"tenant": "acme", "user": "u42"}, "k": 5}
-        wit_query = wire.query_in(query)
+        # The same query as the WIT record `call_raw` takes.
+        wit_query = rec(
+            id="q", text=query["query"], k=5, as_of=None, kinds=[], entities=[], embedding=None,
+            scope=rec(tenant="acme", user="u42", project=None, thread=None, agent=None),
+            sensitivity_ceiling=None, explain_rejected=False,
+        )
         label = "epoch deadline on" if timeout else "no deadline"
         rows.append((label, "call_raw info()", median_us(lambda: engram.call_raw("info", principal="acme"), n)))
         rows.append((label, "Engram.info()", median_us(engram.info, n)))

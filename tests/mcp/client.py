@@ -46,7 +46,7 @@ async def main():
             call = session.call_tool
             out["remember"] = payload(await call("remember", {
                 "text": "I prefer green tea in the morning.",
-                "source_ref": "evt-1",
+                "source": {"kind": "user", "ref": "evt-1"},
                 "kind_hint": "semantic",
                 "subject": f"user:{user}",
                 "predicate": "morning_drink",
@@ -54,9 +54,9 @@ async def main():
             }))
             query = {"query": "what does the user drink in the morning"}
             out["recall_before"] = payload(await call("recall", query))
-            out["list"] = payload(await call("list_memories", {"status": ["active"]}))
+            out["list"] = payload(await call("list_memories", {"statuses": ["active"]}))
             memory_id = out["remember"]["data"].get("memory_id")
-            out["history"] = payload(await call("memory_history", {"memory_id": memory_id}))
+            out["history"] = payload(await call("memory_history", {"id": memory_id}))
             out["pack"] = payload(await call("pack_context", {
                 "budget": 300, "query": "what to drink",
                 "messages": [{"role": "user", "text": "Coffee or tea?"}],

@@ -617,7 +617,7 @@ fn assert_rows_read_back(db: &str, case: &str) {
         .expect("bodies");
     for body in bodies {
         let body = body.expect("body");
-        if let Err(e) = serde_json::from_str::<engram_host::wire::MemoryJson>(&body) {
+        if let Err(e) = engram_contract::body::decode(&body) {
             panic!("{case}: a stored row does not read back ({e}): {body}");
         }
     }

@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use engram_host::bindings as w;
 use engram_host::clock::Clock;
-use engram_host::{wire, Engram, Error, Options};
+use engram_host::{Engram, Error, Options};
 use engram_tests::provision::{self, major_minor, run, version_of, DirLock};
 use serde_json::{json, Value};
 
@@ -128,14 +128,6 @@ fn resolve_ids(v: &Value, ids: &HashMap<String, String>) -> Value {
     }
 }
 
-/// A scenario field as a wire type, or a panic naming it.
-macro_rules! parse {
-    ($v:expr, $what:expr) => {
-        serde_json::from_value(($v).clone())
-            .unwrap_or_else(|e| panic!("scenario: bad {}: {e}", $what))
-    };
-}
-
 fn principal_of(v: &Value) -> w::Principal {
     let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
     w::Principal {
@@ -191,88 +183,58 @@ fn run_rust_on(scenario: &Value, wasm: &Path, db: &str) -> Value {
         let p = principal_of(step.get("principal").unwrap_or(&scenario["principal"]));
         let s = resolve_ids(step, &ids);
         let op = step["op"].as_str().expect("step op");
-        let result: Result<Value, Error> = match op {
-            "remember" | "classify" => {
-                let cands: Vec<wire::CandidateIn> = parse!(&s["candidates"], "candidates");
-                let cands = cands.into_iter().map(Into::into).collect();
-                let r = if op == "remember" {
-                    engram.remember(p, cands)
-                } else {
-                    engram.classify(p, cands)
-                };
-                r.map(|ds| {
-                    if op == "remember" {
-                        for d in &ds {
-                            if let (Some(c), Some(m)) = (&d.candidate_id, &d.memory_id) {
-                                ids.insert(c.clone(), m.clone());
-                            }
-                        }
-                    }
-                    Value::Array(ds.iter().map(wire::decision_json).collect())
-                })
-            }
-            "import" => {
-                let recs: Vec<wire::ImportIn> = parse!(&s["records"], "records");
-                engram
-                    .import(p, recs.into_iter().map(Into::into).collect())
-                    .map(|rs| {
-                        for r in &rs {
-                            ids.insert(r.external_id.clone(), r.memory_id.clone());
-                        }
-                        Value::Array(
-                            rs.iter()
-                                .map(|r| json!({"external_id": r.external_id, "memory_id": r.memory_id}))
-                                .collect(),
-                        )
-                    })
-            }
-            "recall" => {
-                let qs: Vec<wire::QueryIn> = parse!(&s["queries"], "queries");
-                engram
-                    .recall(p, qs.into_iter().map(Into::into).collect())
-                    .map(|rs| Value::Array(rs.iter().map(wire::recall_json).collect()))
-            }
-            "pack" => {
-                let req: wire::PackIn = parse!(&s["request"], "pack request");
-                engram.pack(p, req.into()).map(|x| wire::packed_json(&x))
-            }
-            "forget" => {
-                let sels: Vec<wire::ForgetIn> = parse!(&s["selectors"], "selectors");
-                let sels = sels
-                    .into_iter()
-                    .map(|f| {
-                        f.selector()
-                            .unwrap_or_else(|e| panic!("scenario: bad selector: {e:?}"))
-                    })
-                    .collect();
-                engram.forget(p, sels).map(|r| wire::forget_json(&r))
-            }
-            "sweep" => {
-                let scope: wire::Scope = parse!(&s["scope"], "scope");
-                engram.sweep(p, scope.into()).map(|r| wire::sweep_json(&r))
-            }
-            "list" => {
-                let scope: wire::Scope = parse!(&s["scope"], "scope");
-                let statuses: Vec<wire::Status> = s
-                    .get("statuses")
-                    .map(|v| parse!(v, "statuses"))
-                    .unwrap_or_default();
-                engram
-                    .list(
-                        p,
-                        scope.into(),
-                        statuses.into_iter().map(Into::into).collect(),
-                    )
-                    .map(|ms| Value::Array(ms.iter().map(wire::memory_json).collect()))
-            }
-            "history" => {
-                let id = s["id"].as_str().expect("history id");
-                engram
-                    .history(p, id)
-                    .map(|ms| Value::Array(ms.iter().map(wire::memory_json).collect()))
-            }
+        // Each step is the contract's operation on the step's JSON, as
+        // every host runs it: the output lines as values.
+        let (operation, input) = match op {
+            "remember" | "classify" => (op, s["candidates"].clone()),
+            "import" => ("import", s["records"].clone()),
+            "recall" => ("recall", s["queries"].clone()),
+            "pack" => ("pack", s["request"].clone()),
+            "forget" => ("forget", s["selectors"].clone()),
+            "sweep" => ("sweep", json!({"scope": s["scope"]})),
+            "list" => (
+                "list",
+                json!({"scope": s["scope"], "statuses": s.get("statuses").cloned().unwrap_or(json!([]))}),
+            ),
+            "history" => ("history", json!({"id": s["id"]})),
             other => panic!("scenario: unknown op {other:?}"),
         };
+        let result: Result<Value, Error> =
+            engram
+                .call_json(p, operation, &input.to_string())
+                .map(|text| {
+                    let lines: Vec<Value> = text
+                        .lines()
+                        .map(|l| serde_json::from_str(l).expect("the component prints JSON lines"))
+                        .collect();
+                    match operation {
+                        "pack" | "forget" | "sweep" => {
+                            lines.into_iter().next().unwrap_or(Value::Null)
+                        }
+                        _ => Value::Array(lines),
+                    }
+                });
+        if let Ok(Value::Array(items)) = &result {
+            for item in items {
+                match op {
+                    "remember" => {
+                        if let (Some(c), Some(m)) =
+                            (item["id"].as_str(), item["memory_id"].as_str())
+                        {
+                            ids.insert(c.to_string(), m.to_string());
+                        }
+                    }
+                    "import" => {
+                        if let (Some(x), Some(m)) =
+                            (item["external_id"].as_str(), item["memory_id"].as_str())
+                        {
+                            ids.insert(x.to_string(), m.to_string());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
         let mut entry = json!({"name": step["name"], "op": op});
         match result {
             Ok(v) => entry["ok"] = normalise(v),
@@ -943,13 +905,11 @@ fn python_readme_example_runs_offline_from_the_installed_wheel() {
 fn sqlite_files_written_by_node_and_python_open_in_the_rust_host() {
     const STEP: &str = "list: everything visible tenant-wide";
     let scenario = &shared().scenario;
-    let scope: wire::Scope = parse!(
-        &scenario["steps"]
-            .as_array()
-            .and_then(|s| s.iter().find(|x| x["name"] == STEP))
-            .expect("the scenario lists the tenant")["scope"],
-        "scope"
-    );
+    let scope = scenario["steps"]
+        .as_array()
+        .and_then(|s| s.iter().find(|x| x["name"] == STEP))
+        .expect("the scenario lists the tenant")["scope"]
+        .clone();
     for (host, (output, db)) in [("Node", node_on_sqlite()), ("Python", python_on_sqlite())] {
         let listed = output["steps"]
             .as_array()
@@ -965,14 +925,17 @@ fn sqlite_files_written_by_node_and_python_open_in_the_rust_host() {
         )
         .unwrap_or_else(|e| panic!("the Rust host cannot open the database {host} wrote: {e}"));
         let memories = engram
-            .list(
+            .call_json(
                 principal_of(&scenario["principal"]),
-                scope.clone().into(),
-                Vec::new(),
+                "list",
+                &json!({"scope": scope}).to_string(),
             )
             .unwrap_or_else(|e| panic!("the Rust host cannot list the database {host} wrote: {e}"));
         let ours = normalise(Value::Array(
-            memories.iter().map(wire::memory_json).collect(),
+            memories
+                .lines()
+                .map(|l| serde_json::from_str(l).expect("a JSON line"))
+                .collect(),
         ));
         let mut diffs = Vec::new();
         differences(&ours, &listed["ok"], "", &mut diffs);

@@ -56,10 +56,14 @@ fn an_mcp_client_lists_six_tools_and_a_round_trip_matches_the_cli() {
         );
         assert_eq!(t["schema"]["type"], "object", "{name}: {}", t["schema"]);
     }
+    // The schemas are the contract's, with the principal's scope taken out.
     assert_eq!(tools["recall"]["schema"]["required"], json!(["query"]));
-    assert_eq!(
-        tools["memory_history"]["schema"]["required"],
-        json!(["memory_id"])
+    assert_eq!(tools["remember"]["schema"]["required"], json!(["text"]));
+    assert_eq!(tools["memory_history"]["schema"]["required"], json!(["id"]));
+    let scope = &tools["remember"]["schema"]["properties"]["scope"]["properties"];
+    assert!(
+        scope.get("tenant").is_none() && scope.get("thread").is_some(),
+        "{scope}"
     );
 
     // The same steps through the CLI, on a database of its own.

@@ -66,7 +66,10 @@ fn exports_the_versioned_policy_interface() {
     let mut e = engram();
     assert_eq!(
         e.runtime().info.exports,
-        vec!["engram:memory/policy@0.1.0".to_string()]
+        vec![
+            "engram:memory/policy@0.1.0".to_string(),
+            "engram:memory/json@0.1.0".to_string()
+        ]
     );
     let info = e.info().expect("info");
     assert_eq!(info.package_version, "0.1.0");
@@ -81,7 +84,9 @@ fn the_component_is_small_and_stripped() {
     // from 1.0 MB when the write gate gained checksummed identifier schemes,
     // key/value credential parsing and injection marker families (949 KB →
     // 1,038 KB at opt-level 3; opt-level 2 saves 44 KB for 9 % slower
-    // classification, "s" 121 KB for 60 %: measured side by side).
-    assert!(bytes < 1_100_000, "component is {bytes} bytes");
+    // classification, "s" 121 KB for 60 %: measured side by side), and from
+    // 1.1 MB when the JSON contract moved into the component (1,058 KB →
+    // 1,544 KB; a wac-composed adapter instead measured 1,653 KB).
+    assert!(bytes < 1_600_000, "component is {bytes} bytes");
     assert_eq!(e.runtime().info.sha256.len(), 64);
 }

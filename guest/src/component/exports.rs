@@ -67,28 +67,10 @@ impl json::Guest for Component {
         engram_contract::body::encode(&memory)
     }
     fn decode_memories(bodies: Vec<String>) -> Result<Vec<Memory>, Error> {
-        bodies
-            .iter()
-            .enumerate()
-            .map(|(i, b)| {
-                engram_contract::body::decode(b).map_err(|message| {
-                    Error::InvalidInput(FieldError {
-                        index: Some(i as u32),
-                        field: String::new(),
-                        message,
-                    })
-                })
-            })
-            .collect()
+        engram_contract::body::decode_all(&bodies)
     }
     fn parse_datetime(text: String) -> Result<Datetime, Error> {
-        engram_contract::time::parse(&text).map_err(|message| {
-            Error::InvalidInput(FieldError {
-                index: None,
-                field: String::new(),
-                message,
-            })
-        })
+        engram_contract::time::parse_instant(&text)
     }
 }
 

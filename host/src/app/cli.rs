@@ -216,9 +216,7 @@ fn batch(cli: &Cli, engram: &mut Engram, op: &str, input: &str) -> Result<String
                 .call_json(principal_for(cli, tenant), op, &text)
                 .map_err(|e| {
                     at_item(e, |k| {
-                        chunk
-                            .get(k as usize)
-                            .map(|&i| form.label(items[i].index))
+                        chunk.get(k as usize).map(|&i| form.label(items[i].index))
                     })
                 })?;
             outputs.push((chunk.to_vec(), out));
@@ -370,7 +368,9 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
                         (Some(id), None, _) => e.tenant_of(id)?.ok_or_else(|| {
                             Failure::input(format!("{label}: no memory with id '{id}'"))
                         })?,
-                        (None, None, scope) => scope.as_ref().map_or(String::new(), |s| s.tenant.clone()),
+                        (None, None, scope) => {
+                            scope.as_ref().map_or(String::new(), |s| s.tenant.clone())
+                        }
                     };
                     let report = e
                         .call_json(

@@ -276,11 +276,7 @@ pub fn run(flags: &Flags, out: &mut dyn Write) -> Result<(), Failure> {
             n.say(format!("  compressed {}: {}", c.reference, c.summary))?;
         }
         for d in &p.dropped {
-            n.say(format!(
-                "  dropped {} ({})",
-                d.reference,
-                d.reason.name()
-            ))?;
+            n.say(format!("  dropped {} ({})", d.reference, d.reason.name()))?;
         }
     }
 

@@ -156,7 +156,11 @@ impl EngramMcp {
     }
 
     /// Run the operation with the engine off the async threads.
-    async fn run(&self, spec: &'static ToolSpec, input: Value) -> Result<CallToolResult, ErrorData> {
+    async fn run(
+        &self,
+        spec: &'static ToolSpec,
+        input: Value,
+    ) -> Result<CallToolResult, ErrorData> {
         let engram = Arc::clone(&self.engram);
         let principal = self.principal.clone();
         let r = tokio::task::spawn_blocking(move || {

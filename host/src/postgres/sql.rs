@@ -68,19 +68,11 @@ pub(crate) fn needs_memory_columns(f: &Filter) -> bool {
 pub(crate) fn filter_clause(args: &mut Args, a: &str, f: &Filter) -> String {
     let mut sql = scope_clause(args, a, &f.scope, f.scope_match);
     if !f.kinds.is_empty() {
-        let kinds: Vec<String> = f
-            .kinds
-            .iter()
-            .map(|k| k.name().to_string())
-            .collect();
+        let kinds: Vec<String> = f.kinds.iter().map(|k| k.name().to_string()).collect();
         sql.push(format!("{a}.kind = ANY({})", args.arg(kinds)));
     }
     if !f.statuses.is_empty() {
-        let statuses: Vec<String> = f
-            .statuses
-            .iter()
-            .map(|s| s.name().to_string())
-            .collect();
+        let statuses: Vec<String> = f.statuses.iter().map(|s| s.name().to_string()).collect();
         sql.push(format!("{a}.status = ANY({})", args.arg(statuses)));
     }
     if f.exclude_archived {

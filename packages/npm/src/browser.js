@@ -1,5 +1,5 @@
 // Engram for browsers (and other runtimes with `fetch` and WebAssembly):
-// the same component, bindings and wire layer as the Node entry, with the
+// the same component, bindings and host as the Node entry, with the
 // core modules fetched and compiled by the page, and two stores: in memory
 // and on IndexedDB.
 
@@ -9,7 +9,6 @@ import { instantiate } from '../gen/engram.js';
 export { EngramError, EngramTrapError, StoreError } from './errors.js';
 export { MemoryStore } from './stores/memory.js';
 export { IndexedDbStore } from './stores/indexeddb.js';
-export { parseDatetime, formatDatetime } from './wire.js';
 
 /** Compiled core modules per base URL, shared by every `Engram` of the page. */
 const COMPILED = new Map();

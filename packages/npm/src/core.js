@@ -1,6 +1,9 @@
 // The platform-neutral host: supplies the jco-transpiled Engram component's
 // imports (a store opened per principal, a clock, and WASI stubs that grant
 // nothing) and exposes the policy with the JSON shapes of the `engram` CLI.
+// It is a transport: every method hands its argument, as JSON, to the
+// component's `json` export (the contract, written once in Rust) and parses
+// the JSON Lines it answers.
 // How the bindings and core modules are loaded is the platform's: `Engram`
 // in `index.js` (Node: files) and in `browser.js` (fetch) extend this class
 // with a static `load(options)`.
@@ -9,7 +12,6 @@ import { EngramError, EngramTrapError, StoreError } from './errors.js';
 import { checkScope } from './stores/common.js';
 import { MemoryStore } from './stores/memory.js';
 import { wasiStubs } from './wasi.js';
-import * as wire from './wire.js';
 
 /** A `principal` option: a tenant name or `{tenant, user?, project?}`. */
 function toPrincipal(p) {
@@ -25,18 +27,43 @@ function toPrincipal(p) {
   throw EngramError.input('principal', 'expected a tenant name or {tenant, user?, project?}');
 }
 
-function systemNow() {
-  const now = new Date();
-  return { epochMs: BigInt(now.getTime()), offsetMinutes: -now.getTimezoneOffset() };
+function fromDate(d, field) {
+  if (Number.isNaN(d.getTime())) throw EngramError.input(field, 'is an invalid Date');
+  return { epochMs: BigInt(d.getTime()), offsetMinutes: -d.getTimezoneOffset() };
+}
+
+const systemNow = () => fromDate(new Date(), 'now');
+
+/**
+ * A WIT `datetime` from a Date, a `{epochMs, offsetMinutes}` record, or an
+ * RFC 3339 string (parsed by the component's contract, `parse`).
+ */
+function toDatetime(value, field, parse) {
+  if (value instanceof Date) return fromDate(value, field);
+  if (typeof value === 'string') {
+    try {
+      return parse(value);
+    } catch (e) {
+      if (e?.payload?.tag === 'invalid-input') throw EngramError.input(field, e.payload.val.message);
+      throw e;
+    }
+  }
+  if (value && typeof value === 'object' && 'epochMs' in value) {
+    return { epochMs: BigInt(value.epochMs), offsetMinutes: Number(value.offsetMinutes ?? 0) };
+  }
+  throw EngramError.input(field, 'expected an RFC 3339 string, a Date or {epochMs, offsetMinutes}');
 }
 
 /** A clock from the `now` option: fixed instant, function, or the system clock. */
-function toClock(now) {
+function toClock(now, parse) {
   if (now === undefined || now === null) return systemNow;
-  if (typeof now === 'function') return () => wire.toDatetime(now(), 'now()');
-  const fixed = wire.toDatetime(now, 'now');
+  if (typeof now === 'function') return () => toDatetime(now(), 'now()', parse);
+  const fixed = toDatetime(now, 'now', parse);
   return () => fixed;
 }
+
+/** The values of an operation's JSON Lines. */
+const parseLines = (text) => text.split('\n').filter((line) => line.length > 0).map((line) => JSON.parse(line));
 
 const POLICY_ERRORS = new Set(['invalid-input', 'unsupported', 'not-found', 'permission-denied', 'conflict', 'store', 'limit-exceeded']);
 
@@ -53,12 +80,16 @@ function isComponentError(e) {
 /** Only `Engram.open` constructs (an unloaded `Engram` could not run a call). */
 const OPENING = Symbol('Engram.open');
 
-const many = (value, convert) => (Array.isArray(value) ? value.map((v, i) => convert(v, i)) : [convert(value, 0)]);
+/** One item or an array of them, as the JSON array the contract reads. */
+const batch = (value) => JSON.stringify(Array.isArray(value) ? value : [value]);
+/** An array answers an array, one item one value. */
+const oneOrMany = (given, values) => (Array.isArray(given) ? values : values[0]);
 
 export class Engram {
   #instantiate;
   #getCoreModule;
   #store;
+  #now;
   #clock;
   #principal;
   /** The principal of the call in progress (the store handle's owner). */
@@ -88,6 +119,14 @@ export class Engram {
     engram.#instantiate = loaded.instantiate;
     engram.#getCoreModule = loaded.getCoreModule;
     engram.component = loaded.component;
+    // A second instance, never in a policy call, for what must run while
+    // one is in progress: the clock's parsing and the stores' row bodies.
+    const codec = (await engram.#instantiate(engram.#getCoreModule, engram.#imports())).json;
+    engram.#clock = toClock(engram.#now, (text) => codec.parseDatetime(text));
+    engram.#store.attachCodec?.({
+      encodeMemory: (m) => codec.encodeMemory(m),
+      decodeMemories: (bodies) => codec.decodeMemories(bodies),
+    });
     engram.#ready = engram.#newInstance();
     await engram.#ready;
     return engram;
@@ -106,7 +145,8 @@ export class Engram {
     if (opening !== OPENING) throw new TypeError('use `await Engram.open(options)` to create an Engram');
     this.#principal = toPrincipal(principal);
     this.#store = store ?? new MemoryStore();
-    this.#clock = toClock(now);
+    this.#now = now;
+    this.#clock = systemNow;
   }
 
   #imports() {
@@ -151,7 +191,7 @@ export class Engram {
 
   async #newInstance() {
     const root = await this.#instantiate(this.#getCoreModule, this.#imports());
-    this.#policy = root.policy;
+    this.#policy = root;
   }
 
   /** Run one export for `principal`; policy errors and traps come back typed. */
@@ -198,13 +238,23 @@ export class Engram {
   }
 
   /**
-   * Advanced: run `f(policy)` on the jco bindings directly, with WIT values
-   * as jco represents them (camelCase records, `{tag, val}` variants,
-   * BigInt, Float32Array) and no JSON conversion. Errors and traps are
-   * handled as for every other call.
+   * Advanced: run `f(policy)` on the jco bindings' typed `policy` export
+   * directly, with WIT values as jco represents them (camelCase records,
+   * `{tag, val}` variants, BigInt, Float32Array) and no JSON. Errors and
+   * traps are handled as for every other call.
    */
   async callRaw(f, options) {
-    return this.#call(options, f);
+    return this.#call(options, (root) => f(root.policy));
+  }
+
+  /**
+   * Run an operation of the JSON contract by name (`remember`, `recall`,
+   * … ; SPEC §4) on `input` (a value, or JSON / JSON Lines text) and
+   * return the values of the JSON Lines it answers.
+   */
+  async call(operation, input, options) {
+    const text = typeof input === 'string' ? input : JSON.stringify(input);
+    return parseLines(await this.#call(options, (root) => root.json.call(operation, text)));
   }
 
   /** How many calls trapped (each one replaced the instance). */
@@ -228,71 +278,57 @@ export class Engram {
    * for one decision, an array for an array.
    */
   async classify(candidates, options) {
-    const input = many(candidates, wire.candidateIn);
-    const out = await this.#call(options, (p) => p.classify(input));
-    const json = out.map(wire.decisionJson);
-    return Array.isArray(candidates) ? json : json[0];
+    return oneOrMany(candidates, await this.call('classify', batch(candidates), options));
   }
 
   /** Classify, gate, resolve and store candidates in one atomic commit. */
   async remember(candidates, options) {
-    const input = many(candidates, wire.candidateIn);
-    const out = await this.#call(options, (p) => p.remember(input));
-    const json = out.map(wire.decisionJson);
-    return Array.isArray(candidates) ? json : json[0];
+    return oneOrMany(candidates, await this.call('remember', batch(candidates), options));
   }
 
   /** Bulk-load already-decided records (`{external_id, kind, …candidate}`). */
   async importRecords(records, options) {
-    const input = many(records, wire.importIn);
-    const out = await this.#call(options, (p) => p.importRecords(input));
-    const json = out.map(wire.receiptJson);
-    return Array.isArray(records) ? json : json[0];
+    return oneOrMany(records, await this.call('import', batch(records), options));
   }
 
   /** Rank memories for one query (`{query, scope, k?, …}`) or an array of them. */
   async recall(queries, options) {
-    const input = many(queries, wire.queryIn);
-    const out = await this.#call(options, (p) => p.recall(input));
-    const json = out.map(wire.recallJson);
-    return Array.isArray(queries) ? json : json[0];
+    return oneOrMany(queries, await this.call('recall', batch(queries), options));
   }
 
   /** Assemble a model's context under a token budget. */
   async pack(request, options) {
-    const input = wire.packIn(request);
-    return wire.packedJson(await this.#call(options, (p) => p.pack(input)));
+    return (await this.call('pack', request, options))[0];
   }
 
-  /** Forget by `{memory_id}`, `{scope, subject, predicate}`, `{scope, text}` or `{scope, source_ref}`. */
+  /** Forget by `{memory_id}`, `{scope, subject, predicate}`, `{scope, text}` or `{scope, source_ref}`: one report for all. */
   async forget(selectors, options) {
-    const input = many(selectors, wire.forgetIn);
-    return wire.forgetJson(await this.#call(options, (p) => p.forget(input)));
+    return (await this.call('forget', batch(selectors), options))[0];
   }
 
   /** Apply expiry and archival rules in a scope. */
   async sweep(scope, options) {
-    const input = wire.scopeIn(scope);
-    return wire.sweepJson(await this.#call(options, (p) => p.sweep(input)));
+    return (await this.call('sweep', { scope }, options))[0];
   }
 
   /** Every revision of one memory, oldest first. */
   async history(id, options) {
-    if (typeof id !== 'string') throw EngramError.input('id', 'expected a memory id string');
-    return (await this.#call(options, (p) => p.history(id))).map((m) => wire.memoryJson(m));
+    return this.call('history', { id }, options);
   }
 
   /** Memories visible in a scope (latest revisions), optionally only some statuses. */
   async list(scope, statuses = [], options) {
-    const s = wire.scopeIn(scope);
-    const st = wire.statusesIn(statuses);
-    return (await this.#call(options, (p) => p.listMemories(s, st))).map((m) => wire.memoryJson(m));
+    return this.call('list', { scope, statuses }, options);
+  }
+
+  /** Approve or reject pending memories (`{id, revision, verdict: 'approve'|'reject', reference?}`), in one atomic commit. */
+  async review(items, options) {
+    return oneOrMany(items, await this.call('review', batch(items), options));
   }
 
   /** `{package_version, policy_version}` of the loaded component. */
   async info() {
-    const i = await this.#call(undefined, (p) => p.info());
-    return { package_version: i.packageVersion, policy_version: i.policyVersion };
+    return (await this.call('info', '{}'))[0];
   }
 
   /** Close the store. */

@@ -8,9 +8,10 @@
  */
 export class EngramError extends Error {
   constructor(kind, message, { field, index } = {}) {
+    const named = field !== undefined && field !== '' ? `field \`${field}\`: ${message}` : message;
     super(index !== undefined && index !== null
-      ? `item ${index}: field \`${field}\`: ${message}`
-      : field !== undefined ? `field \`${field}\`: ${message}` : `${kind}: ${message}`);
+      ? `item ${index}: ${named}`
+      : field !== undefined ? named : `${kind}: ${message}`);
     this.name = 'EngramError';
     this.kind = kind;
     this.detail = message;

@@ -4,7 +4,6 @@
 export { Engram, DEFAULT_BINDINGS } from './node.js';
 export { EngramError, EngramTrapError, StoreError } from './errors.js';
 export { MemoryStore } from './stores/memory.js';
-export { parseDatetime, formatDatetime } from './wire.js';
 
 // The persistent store needs the native better-sqlite3 module, so it has its
 // own entry point: import { SqliteStore } from 'engram-memory/sqlite'.

@@ -15,7 +15,6 @@ import { after, describe, test } from 'node:test';
 import { DEFAULT_BINDINGS, Engram, EngramError, EngramTrapError, MemoryStore, StoreError } from '../src/index.js';
 import { SqliteStore } from '../src/stores/sqlite.js';
 import { wasiStubs } from '../src/wasi.js';
-import { formatDatetime, parseDatetime } from '../src/wire.js';
 
 const bindings = process.env.ENGRAM_BINDINGS ?? DEFAULT_BINDINGS;
 const NOW = '2026-08-01T10:00:00+08:00';
@@ -26,7 +25,27 @@ const open = (options = {}) => Engram.open({ bindings, principal: 'acme', now: N
 
 // ---------------------------------------------------------------- store semantics
 
-const at = (iso) => parseDatetime(iso);
+/** A WIT datetime of an RFC 3339 instant with an explicit offset (test data). */
+function at(iso) {
+  const m = /([+-])(\d{2}):(\d{2})$/.exec(iso);
+  const offset = m ? (Number(m[2]) * 60 + Number(m[3])) * (m[1] === '-' ? -1 : 1) : 0;
+  return { epochMs: BigInt(Date.parse(iso)), offsetMinutes: offset };
+}
+
+/** The component's row-body codec, which `Engram.open` gives a SqliteStore. */
+class CodecProbe extends MemoryStore {
+  attachCodec(codec) {
+    this.codec = codec;
+  }
+}
+const probe = new CodecProbe();
+await open({ store: probe });
+const sqliteStore = () => {
+  const s = new SqliteStore(':memory:');
+  s.attachCodec(probe.codec);
+  return s;
+};
+
 const ACME = { tenant: 'acme', user: undefined, project: undefined };
 
 function memory({ id = 'm-1', revision = 1, status = 'active', subject = 's', predicate = 'p', scope = { tenant: 'acme' }, updated = NOW } = {}) {
@@ -49,7 +68,7 @@ const insert = (m, terms = ['alpha']) => ({ tag: 'insert', val: { memory: m, ind
 const update = (m, etag, terms = ['alpha']) => ({ tag: 'update', val: { memory: m, indexTerms: terms, expectedEtag: BigInt(etag) } });
 const append = (session, tenant = 'acme') => ({ tag: 'append', val: { session, scope: { tenant }, kind: 'decision', payload: 'x', at: at(NOW) } });
 
-for (const [name, make] of [['MemoryStore', () => new MemoryStore()], ['SqliteStore', () => new SqliteStore(':memory:')]]) {
+for (const [name, make] of [['MemoryStore', () => new MemoryStore()], ['SqliteStore', sqliteStore]]) {
   describe(`${name} semantics`, () => {
     test('inserts get etag 1, each update adds 1, a stale etag is a conflict', () => {
       const s = make();
@@ -215,11 +234,14 @@ describe('Engram (Node host)', () => {
     assert.throws(() => new stubs['wasi:io/streams'].OutputStream(), /grants no WASI capability/);
   });
 
-  test('instants round-trip in their own offset', () => {
-    for (const s of ['2026-08-01T10:00:00+08:00', '2026-08-01T02:00:00Z', '2026-08-01T10:00:00.250-03:30']) {
-      assert.equal(formatDatetime(parseDatetime(s)), s);
+  test('instants round-trip in their own offset', async () => {
+    const engram = await open();
+    const fact = { scope: { tenant: 'acme' }, source: { kind: 'system', ref: 'cmdb-1' } };
+    for (const [i, s] of ['2026-08-01T10:00:00+08:00', '2026-08-01T02:00:00Z', '2026-08-01T10:00:00.250-03:30'].entries()) {
+      const d = await engram.remember({ ...fact, text: `service-${i} uses PostgreSQL 16`, observed_at: s });
+      assert.equal((await engram.history(d.memory_id)).at(-1).observed_at, s);
     }
-    assert.equal(formatDatetime(parseDatetime('2026-08-01')), '2026-08-01T00:00:00Z');
-    assert.equal(parseDatetime('2026-02-30T00:00:00Z'), null);
+    await assert.rejects(engram.remember({ ...fact, text: 'x uses y', observed_at: '2026-02-30T00:00:00Z' }), (e) => e instanceof EngramError && e.field === 'observed_at' && e.index === 0);
+    await assert.rejects(open({ now: 'yesterday' }), (e) => e instanceof EngramError && e.field === 'now');
   });
 });

@@ -1,8 +1,9 @@
 // engram-memory/browser: the same component and wire layer for browsers,
 // with the core modules fetched by the page.
-import type { EngramBase, MemoryStore, OpenOptions } from './contract.js';
+import type { EngramBase, MemoryStore, OpenOptions } from './api.js';
 
 export * from './contract.js';
+export * from './api.js';
 
 export interface BrowserOpenOptions extends OpenOptions {
   /** URL of the directory holding component.json and the core .wasm files; default `../gen/` beside the module. */

@@ -2,18 +2,6 @@
 // by `cargo test -p engram-contract --features schema` (ENGRAM_BLESS=1 rewrites it).
 // Do not edit. Inputs are what the methods take (SPEC §4), outputs what they return.
 
-/** Why a memory was (or was not) admitted into the results. */
-export interface AdmissionOut {
-  admit: boolean;
-  conflict: boolean;
-  reason?: string | null;
-  relevance: number;
-  safety_risk: number;
-  scope_ok: boolean;
-  task_applicable: boolean;
-  time_ok: boolean;
-}
-
 /** A candidate memory (SPEC §4): only `text`, `scope.tenant` and `source.kind` are required. */
 export interface CandidateIn {
   /** Qualifies a fact's key (e.g. `work` vs `friends`). */
@@ -53,58 +41,8 @@ export interface CandidateIn {
 /** What a candidate was classified as. `working` and `none` are never stored as long-term memory. */
 export type CandidateKind = "semantic" | "episodic" | "procedural" | "working" | "none";
 
-export interface CompressedOut {
-  ref: string;
-  summary: string;
-}
-
-/** What the policy decided for one candidate. */
-export interface DecisionOut {
-  /** What the write did. */
-  action: WriteAction;
-  confidence: number;
-  disposition: Disposition;
-  /** The six gates by name, each with its verdict and why. */
-  gates: Record<string, GateOut>;
-  /** The candidate's `id`. */
-  id?: string | null;
-  kind: CandidateKind;
-  /** The memory written or matched, if any. */
-  memory_id?: string | null;
-  occurred_at?: Time | null;
-  policy_version: string;
-  reasons: Array<string>;
-  revision?: number | null;
-  sensitivity: Sensitivity;
-  /** The words a time was resolved from (e.g. `昨天`). */
-  time_expression?: string | null;
-}
-
-/** What a write decision ends in. */
-export type Disposition = "active" | "pending" | "working" | "rejected";
-
-/** Why an item was left out. */
-export type DropReason = "budget" | "not-admitted" | "superseded" | "duplicate" | "expired";
-
-export interface DroppedOut {
-  reason: DropReason;
-  ref: string;
-}
-
 /** A string-to-string map (e.g. {"service": "order-service"}); a null value is dropped, another non-string value is kept as its JSON text. */
 export type Entries = Record<string, string>;
-
-/** The features behind a score, each in 0..1. */
-export interface FeaturesOut {
-  authority: number;
-  embedding?: number | null;
-  entity: number;
-  freshness: number;
-  risk: number;
-  scope: number;
-  similarity: number;
-  typefit: number;
-}
 
 /** A forget selector (SPEC §4): exactly one of `memory_id`; `scope`+`subject`+`predicate` (optional `condition`); `scope`+`text`; `scope`+`source_ref`. */
 export interface ForgetIn {
@@ -122,21 +60,6 @@ export interface ForgetIn {
   subject?: string | null;
   /** Erase this text fragment wherever it appears. */
   text?: string | null;
-}
-
-/** What a forget erased. */
-export interface ForgetOut {
-  /** Memories derived from the erased ones, erased with them. */
-  cascaded: Array<string>;
-  deleted: Array<string>;
-  /** Fingerprints left so the same content is not remembered again. */
-  tombstones: number;
-}
-
-/** One gate's verdict. */
-export interface GateOut {
-  pass: boolean;
-  reason: string;
 }
 
 /** A history request. */
@@ -188,12 +111,6 @@ export interface ImportLine {
 /** An info request: takes nothing (any input is ignored). */
 export type InfoIn = Record<string, unknown>;
 
-/** The versions of the loaded component. */
-export interface InfoOut {
-  package_version: string;
-  policy_version: string;
-}
-
 /** A list request. */
 export interface ListIn {
   /** Memories of this scope (latest revisions). */
@@ -202,46 +119,8 @@ export interface ListIn {
   statuses?: Array<Status>;
 }
 
-/** The full memory envelope. */
-export interface MemoryJson {
-  access_count: number;
-  confidence: number;
-  created_at: Time;
-  /** Only in a store's row body, never printed. */
-  embedding?: Array<number> | null;
-  entities: Entries;
-  external_id?: string | null;
-  extractor_version: string;
-  /** Stable across revisions. */
-  id: string;
-  kind: MemoryKind;
-  last_accessed?: Time | null;
-  observed_at: Time;
-  payload: PayloadJson;
-  policy_version: string;
-  retention: Retention;
-  revision: number;
-  scope: Scope;
-  sensitivity: Sensitivity;
-  source: Source;
-  source_event_ids: Array<string>;
-  status: Status;
-  superseded_by?: MemoryRef | null;
-  supersedes?: MemoryRef | null;
-  text: string;
-  updated_at: Time;
-  valid_from?: Time | null;
-  valid_to?: Time | null;
-}
-
 /** What kind of long-term memory a record is. */
 export type MemoryKind = "semantic" | "episodic" | "procedural";
-
-/** One revision of one memory. */
-export interface MemoryRef {
-  id: string;
-  revision: number;
-}
 
 /** A message of the recent conversation. */
 export interface MessageIn {
@@ -271,40 +150,6 @@ export interface PackIn {
   /** The system prompt, kept at the top. */
   system?: string;
 }
-
-/** The packed context and its manifest. */
-export interface PackedOut {
-  budget: number;
-  compressed: Array<CompressedOut>;
-  dropped: Array<DroppedOut>;
-  sections: Array<SectionOut>;
-  /** The text to put in the model's context. */
-  text: string;
-  tokens: number;
-}
-
-/** The kind-specific payload. Untagged: a body is read as the first variant whose required fields it has. */
-export type PayloadJson = {
-  condition?: string | null;
-  object: string;
-  predicate: string;
-  subject: string;
-} | {
-  authority?: string | null;
-  goal: string;
-  guards?: Array<string>;
-  preconditions?: Array<string>;
-  recovery?: Array<string>;
-  steps?: Array<Step>;
-} | {
-  actions?: Array<string>;
-  actors?: Array<string>;
-  context?: Entries;
-  occurred_at?: Time | null;
-  outcome?: string | null;
-  success?: boolean | null;
-  time_expression?: string | null;
-};
 
 /** A recall query (SPEC §4). */
 export interface QueryIn {
@@ -337,29 +182,6 @@ export interface RecallOptionsIn {
   kinds?: Array<MemoryKind> | null;
 }
 
-/** One query's answer. */
-export interface RecallOut {
-  /** Records the store handed over for this query. */
-  candidates_read: number;
-  /** The query's `id`. */
-  id?: string | null;
-  /** Retrieved but not admitted (only with `explain`). */
-  not_admitted: Array<ScoredOut>;
-  results: Array<ScoredOut>;
-}
-
-/** The memory an import record became. */
-export interface ReceiptOut {
-  external_id: string;
-  /** The memory id (SPEC §4's `id`). */
-  id: string;
-  /** The same memory id, named as in decisions and recall results. */
-  memory_id: string;
-}
-
-/** How long a memory and its audit trail are kept. */
-export type Retention = "ephemeral" | "standard" | "durable" | "audit";
-
 /** A verdict on one pending revision. */
 export interface ReviewIn {
   /** The pending memory. */
@@ -368,17 +190,6 @@ export interface ReviewIn {
   reference?: string | null;
   /** Its pending revision. */
   revision: number;
-  verdict: Verdict;
-}
-
-/** What a verdict did. */
-export interface ReviewOut {
-  /** The new active revision an approval wrote. */
-  approved_as?: MemoryRef | null;
-  reason: string;
-  reviewed: MemoryRef;
-  /** Revisions the approval superseded. */
-  superseded: Array<MemoryRef>;
   verdict: Verdict;
 }
 
@@ -397,27 +208,6 @@ export interface Scope {
   thread?: string | null;
   /** The user, when narrowed to one. */
   user?: string | null;
-}
-
-/** One ranked memory with its explanation. */
-export interface ScoredOut {
-  admission: AdmissionOut;
-  external_id?: string | null;
-  features: FeaturesOut;
-  kind: MemoryKind;
-  memory_id: string;
-  observed_at: Time;
-  revision: number;
-  score: number;
-  source: Source;
-  status: Status;
-  text: string;
-}
-
-export interface SectionOut {
-  items: Array<string>;
-  name: string;
-  tokens: number;
 }
 
 /** How sensitive a memory's content is; recall applies a ceiling. */
@@ -444,26 +234,10 @@ export type SourceKind = "user" | "system" | "document" | "tool" | "behavior" | 
 /** Lifecycle state of one revision. */
 export type Status = "pending" | "active" | "superseded" | "retracted" | "expired" | "conflicted" | "archived";
 
-/** One step of a procedure. */
-export interface Step {
-  action: string;
-  id: string;
-  required: boolean;
-  side_effect: boolean;
-}
-
 /** A sweep request: `{"scope": {…}}` (a bare scope is read as one too). */
 export interface SweepIn {
   /** Where to apply expiry and archival. */
   scope: Scope;
-}
-
-export interface SweepOut {
-  archived: number;
-  examined: number;
-  expired: number;
-  /** Unverified inferences past their expiry. */
-  inferences_expired: number;
 }
 
 /** An RFC 3339 instant (e.g. 2026-08-01T10:00:00+08:00); a date-time or date without an offset is UTC. */
@@ -472,11 +246,8 @@ export type Time = string;
 /** A reviewer's verdict on a pending memory. */
 export type Verdict = "approve" | "reject";
 
-/** What a write did to the store. */
-export type WriteAction = "created" | "superseded" | "duplicate" | "conflicted" | "none";
-
 /** Why a memory was (or was not) admitted into the results. */
-export interface AdmissionOutOut {
+export interface AdmissionOut {
   admit: boolean;
   conflict: boolean;
   reason: string | null;
@@ -487,44 +258,13 @@ export interface AdmissionOutOut {
   time_ok: boolean;
 }
 
-/** A candidate memory (SPEC §4): only `text`, `scope.tenant` and `source.kind` are required. */
-export interface CandidateInOut {
-  /** Qualifies a fact's key (e.g. `work` vs `friends`). */
-  condition: string | null;
-  /** How sure the source is, 0..1 (default: by source kind). */
-  confidence: number | null;
-  /** A caller-supplied embedding. */
-  embedding: Array<number> | null;
-  /** Named entities for exact matching (service, host, person, …). */
-  entities: Entries;
-  /** The caller's id for this candidate, echoed in its decision. */
-  id: string | null;
-  /** A suggested kind; the policy may overrule it, with a reason. */
-  kind_hint: CandidateKind | null;
-  /** For a fact: the value. */
-  object: string | null;
-  /** When it was said or recorded (default: now). */
-  observed_at: Time | null;
-  /** For an event: when it happened. */
-  occurred_at: Time | null;
-  /** For a fact: the attribute (e.g. `preferred_name`). */
-  predicate: string | null;
-  /** Where it belongs. */
-  scope: ScopeOut;
-  /** Who said or produced it. */
-  source: SourceOut;
-  /** For a fact: who or what it is about (e.g. `user:u42`). */
-  subject: string | null;
-  /** What to remember, in the speaker's words. */
-  text: string;
-  /** Valid from this instant. */
-  valid_from: Time | null;
-  /** Valid until this instant. */
-  valid_to: Time | null;
+export interface CompressedOut {
+  ref: string;
+  summary: string;
 }
 
 /** What the policy decided for one candidate. */
-export interface DecisionOutOut {
+export interface DecisionOut {
   /** What the write did. */
   action: WriteAction;
   confidence: number;
@@ -545,13 +285,19 @@ export interface DecisionOutOut {
   time_expression: string | null;
 }
 
-export interface DroppedOutOut {
+/** What a write decision ends in. */
+export type Disposition = "active" | "pending" | "working" | "rejected";
+
+/** Why an item was left out. */
+export type DropReason = "budget" | "not-admitted" | "superseded" | "duplicate" | "expired";
+
+export interface DroppedOut {
   reason: DropReason;
   ref: string;
 }
 
 /** The features behind a score, each in 0..1. */
-export interface FeaturesOutOut {
+export interface FeaturesOut {
   authority: number;
   embedding: number | null;
   entity: number;
@@ -562,74 +308,29 @@ export interface FeaturesOutOut {
   typefit: number;
 }
 
-/** A forget selector (SPEC §4): exactly one of `memory_id`; `scope`+`subject`+`predicate` (optional `condition`); `scope`+`text`; `scope`+`source_ref`. */
-export interface ForgetInOut {
-  /** With `subject` and `predicate`: only under this condition. */
-  condition: string | null;
-  /** Forget this memory, every revision. */
-  memory_id: string | null;
-  /** With `subject`: the fact with this attribute. */
-  predicate: string | null;
-  /** Where to forget (required unless `memory_id` is given). */
-  scope: ScopeOut | null;
-  /** Everything derived from this source event or session. */
-  source_ref: string | null;
-  /** With `predicate`: the fact about this subject. */
-  subject: string | null;
-  /** Erase this text fragment wherever it appears. */
-  text: string | null;
+/** What a forget erased. */
+export interface ForgetOut {
+  /** Memories derived from the erased ones, erased with them. */
+  cascaded: Array<string>;
+  deleted: Array<string>;
+  /** Fingerprints left so the same content is not remembered again. */
+  tombstones: number;
 }
 
-/** The JSON Schema name of an import line, which is an import head plus a candidate (read in two passes). */
-export interface ImportLineOut {
-  /** Qualifies a fact's key (e.g. `work` vs `friends`). */
-  condition: string | null;
-  /** How sure the source is, 0..1 (default: by source kind). */
-  confidence: number | null;
-  /** A caller-supplied embedding. */
-  embedding: Array<number> | null;
-  /** Named entities for exact matching (service, host, person, …). */
-  entities: Entries;
-  /** The record's id in the system it comes from. */
-  external_id: string;
-  /** The caller's id for this candidate, echoed in its decision. */
-  id: string | null;
-  /** Its already-decided kind. */
-  kind: MemoryKind;
-  /** A suggested kind; the policy may overrule it, with a reason. */
-  kind_hint: CandidateKind | null;
-  /** For a fact: the value. */
-  object: string | null;
-  /** When it was said or recorded (default: now). */
-  observed_at: Time | null;
-  /** For an event: when it happened. */
-  occurred_at: Time | null;
-  /** For a fact: the attribute (e.g. `preferred_name`). */
-  predicate: string | null;
-  /** Where it belongs. */
-  scope: ScopeOut;
-  /** Who said or produced it. */
-  source: SourceOut;
-  /** For a fact: who or what it is about (e.g. `user:u42`). */
-  subject: string | null;
-  /** What to remember, in the speaker's words. */
-  text: string;
-  /** Valid from this instant. */
-  valid_from: Time | null;
-  /** Valid until this instant. */
-  valid_to: Time | null;
+/** One gate's verdict. */
+export interface GateOut {
+  pass: boolean;
+  reason: string;
 }
 
-/** A list request. */
-export interface ListInOut {
-  /** Memories of this scope (latest revisions). */
-  scope: ScopeOut;
-  /** Only these statuses (default: all). */
-  statuses: Array<Status>;
+/** The versions of the loaded component. */
+export interface InfoOut {
+  package_version: string;
+  policy_version: string;
 }
 
 /** The full memory envelope. */
-export interface MemoryJsonOut {
+export interface MemoryJson {
   access_count: number;
   confidence: number;
   created_at: Time;
@@ -643,7 +344,7 @@ export interface MemoryJsonOut {
   kind: MemoryKind;
   last_accessed: Time | null;
   observed_at: Time;
-  payload: PayloadJsonOut;
+  payload: PayloadJson;
   policy_version: string;
   retention: Retention;
   revision: number;
@@ -660,40 +361,17 @@ export interface MemoryJsonOut {
   valid_to: Time | null;
 }
 
-/** A message of the recent conversation. */
-export interface MessageInOut {
-  /** 0..100: higher is kept first when the budget is tight (default by role: system 100, user 70, tool 30). */
-  priority: number | null;
-  /** A name for it in the manifest. */
-  ref: string | null;
-  role: Role;
-  text: string;
-}
-
-/** A pack request (SPEC §4): the parts of the next turn and a token budget. */
-export interface PackInOut {
-  artifacts: Array<SnippetIn>;
-  /** The token budget, never exceeded. */
-  budget: number;
-  knowledge: Array<SnippetIn>;
-  /** Recent messages, oldest first. */
-  messages: Array<MessageInOut>;
-  /** The current task or question; memories are recalled for it. */
-  query: string;
-  recall: RecallOptionsInOut;
-  /** Whose memories to recall. */
-  scope: ScopeOut;
-  /** The current task state. */
-  state: Entries;
-  /** The system prompt, kept at the top. */
-  system: string;
+/** One revision of one memory. */
+export interface MemoryRef {
+  id: string;
+  revision: number;
 }
 
 /** The packed context and its manifest. */
-export interface PackedOutOut {
+export interface PackedOut {
   budget: number;
   compressed: Array<CompressedOut>;
-  dropped: Array<DroppedOutOut>;
+  dropped: Array<DroppedOut>;
   sections: Array<SectionOut>;
   /** The text to put in the model's context. */
   text: string;
@@ -701,7 +379,7 @@ export interface PackedOutOut {
 }
 
 /** The kind-specific payload. Untagged: a body is read as the first variant whose required fields it has. */
-export type PayloadJsonOut = {
+export type PayloadJson = {
   condition: string | null;
   object: string;
   predicate: string;
@@ -723,61 +401,31 @@ export type PayloadJsonOut = {
   time_expression: string | null;
 };
 
-/** A recall query (SPEC §4). */
-export interface QueryInOut {
-  /** Recall as of this instant (default: now). */
-  as_of: Time | null;
-  /** A caller-supplied query embedding. */
-  embedding: Array<number> | null;
-  /** Entities to match exactly. */
-  entities: Entries;
-  /** Also list what was retrieved but not admitted, with the reason. */
-  explain: boolean | null;
-  /** The caller's id for this query, echoed in its result. */
-  id: string | null;
-  /** How many results at most (default: the policy's). */
-  k: number | null;
-  /** Only these kinds. */
-  kinds: Array<MemoryKind> | null;
-  /** The question or task to find memories for. */
-  query: string;
-  /** Where to look: nothing outside it is read. */
-  scope: ScopeOut;
-  /** Nothing more sensitive than this. */
-  sensitivity_ceiling: Sensitivity | null;
-}
-
-/** How memories are recalled for the pack. */
-export interface RecallOptionsInOut {
-  as_of: Time | null;
-  k: number | null;
-  kinds: Array<MemoryKind> | null;
-}
-
 /** One query's answer. */
-export interface RecallOutOut {
+export interface RecallOut {
   /** Records the store handed over for this query. */
   candidates_read: number;
   /** The query's `id`. */
   id: string | null;
   /** Retrieved but not admitted (only with `explain`). */
-  not_admitted?: Array<ScoredOutOut>;
-  results: Array<ScoredOutOut>;
+  not_admitted?: Array<ScoredOut>;
+  results: Array<ScoredOut>;
 }
 
-/** A verdict on one pending revision. */
-export interface ReviewInOut {
-  /** The pending memory. */
+/** The memory an import record became. */
+export interface ReceiptOut {
+  external_id: string;
+  /** The memory id (SPEC §4's `id`). */
   id: string;
-  /** Who or what decided (kept as the approval's source reference). */
-  reference: string | null;
-  /** Its pending revision. */
-  revision: number;
-  verdict: Verdict;
+  /** The same memory id, named as in decisions and recall results. */
+  memory_id: string;
 }
+
+/** How long a memory and its audit trail are kept. */
+export type Retention = "ephemeral" | "standard" | "durable" | "audit";
 
 /** What a verdict did. */
-export interface ReviewOutOut {
+export interface ReviewOut {
   /** The new active revision an approval wrote. */
   approved_as: MemoryRef | null;
   reason: string;
@@ -802,10 +450,10 @@ export interface ScopeOut {
 }
 
 /** One ranked memory with its explanation. */
-export interface ScoredOutOut {
-  admission: AdmissionOutOut;
+export interface ScoredOut {
+  admission: AdmissionOut;
   external_id: string | null;
-  features: FeaturesOutOut;
+  features: FeaturesOut;
   kind: MemoryKind;
   memory_id: string;
   observed_at: Time;
@@ -816,6 +464,12 @@ export interface ScoredOutOut {
   text: string;
 }
 
+export interface SectionOut {
+  items: Array<string>;
+  name: string;
+  tokens: number;
+}
+
 /** Where something came from. */
 export interface SourceOut {
   /** Who said or produced it; decides its default trust. */
@@ -824,23 +478,36 @@ export interface SourceOut {
   ref: string | null;
 }
 
-/** A sweep request: `{"scope": {…}}` (a bare scope is read as one too). */
-export interface SweepInOut {
-  /** Where to apply expiry and archival. */
-  scope: ScopeOut;
+/** One step of a procedure. */
+export interface Step {
+  action: string;
+  id: string;
+  required: boolean;
+  side_effect: boolean;
 }
+
+export interface SweepOut {
+  archived: number;
+  examined: number;
+  expired: number;
+  /** Unverified inferences past their expiry. */
+  inferences_expired: number;
+}
+
+/** What a write did to the store. */
+export type WriteAction = "created" | "superseded" | "duplicate" | "conflicted" | "none";
 
 /** Every operation: what one input item and one output line are. */
 export interface Operations {
-  "classify": { input: CandidateIn; output: DecisionOutOut };
+  "classify": { input: CandidateIn; output: DecisionOut };
   "forget": { input: ForgetIn; output: ForgetOut };
-  "history": { input: HistoryIn; output: MemoryJsonOut };
+  "history": { input: HistoryIn; output: MemoryJson };
   "import": { input: ImportLine; output: ReceiptOut };
   "info": { input: InfoIn; output: InfoOut };
-  "list": { input: ListIn; output: MemoryJsonOut };
-  "pack": { input: PackIn; output: PackedOutOut };
-  "recall": { input: QueryIn; output: RecallOutOut };
-  "remember": { input: CandidateIn; output: DecisionOutOut };
-  "review": { input: ReviewIn; output: ReviewOutOut };
+  "list": { input: ListIn; output: MemoryJson };
+  "pack": { input: PackIn; output: PackedOut };
+  "recall": { input: QueryIn; output: RecallOut };
+  "remember": { input: CandidateIn; output: DecisionOut };
+  "review": { input: ReviewIn; output: ReviewOut };
   "sweep": { input: SweepIn; output: SweepOut };
 }

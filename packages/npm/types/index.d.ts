@@ -1,7 +1,8 @@
 // engram-memory for Node.js.
-import type { EngramBase, OpenOptions } from './contract.js';
+import type { EngramBase, OpenOptions } from './api.js';
 
 export * from './contract.js';
+export * from './api.js';
 
 export interface NodeOpenOptions extends OpenOptions {
   /** A directory of jco bindings; default: the package's own `gen/`. */

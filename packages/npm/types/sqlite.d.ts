@@ -1,6 +1,6 @@
 // engram-memory/sqlite: the persistent Node store (better-sqlite3), with the
 // Rust host's schema and row format.
-import type { Store } from './contract.js';
+import type { Store } from './api.js';
 
 export declare class SqliteStore implements Store {
   /** A database file (created on first use) or `':memory:'` (default). */
@@ -14,5 +14,7 @@ export declare class SqliteStore implements Store {
   commit(principal: unknown, ops: unknown[]): unknown;
   tombstones(tenant: string): unknown[];
   countEvents(scope: unknown, kind: string, since: unknown): bigint;
+  /** Called by `Engram.open`: the component encodes and decodes the row bodies. */
+  attachCodec(codec: unknown): void;
   close(): void;
 }

@@ -16,10 +16,12 @@ import unittest
 from wasmtime.component import Variant  # noqa: E402
 
 from engram_memory import Engram, EngramError, EngramTrap, SqliteStore, StoreError  # noqa: E402
-from engram_memory.wire import format_datetime, parse_datetime, rec  # noqa: E402
+from engram_memory.records import rec  # noqa: E402
 
 COMPONENT = os.environ.get("ENGRAM_COMPONENT")  # default: the installed package's
 NOW = "2026-08-01T10:00:00+08:00"
+#: NOW as the WIT ``datetime`` (2026-08-01T02:00:00Z, in UTC+8).
+NOW_DT = rec(epoch_ms=1785549600000, offset_minutes=480)
 ACME = rec(tenant="acme", user=None, project=None)
 
 
@@ -40,14 +42,14 @@ def memory(id="m-1", revision=1, status="active", subject="s", scope=None):
         ),
         confidence=0.9,
         sensitivity="internal",
-        observed_at=parse_datetime(NOW),
+        observed_at=NOW_DT,
         valid_from=None,
         valid_to=None,
         status=status,
         supersedes=None,
         superseded_by=None,
-        created_at=parse_datetime(NOW),
-        updated_at=parse_datetime(NOW),
+        created_at=NOW_DT,
+        updated_at=NOW_DT,
         retention="standard",
         access_count=0,
         last_accessed=None,
@@ -84,12 +86,14 @@ def update(m, etag, terms=("alpha",)):
 
 def append(session, tenant="acme"):
     scope = rec(tenant=tenant, user=None, project=None, thread=None, agent=None)
-    return Variant("append", rec(session=session, scope=scope, kind="decision", payload="x", at=parse_datetime(NOW)))
+    return Variant("append", rec(session=session, scope=scope, kind="decision", payload="x", at=NOW_DT))
 
 
 class SqliteStoreSemantics(unittest.TestCase):
     def setUp(self):
         self.s = SqliteStore(":memory:")
+        # The component encodes and decodes the rows' bodies.
+        self.engram = Engram(COMPONENT, principal="acme", store=self.s)
 
     def tearDown(self):
         self.s.close()
@@ -229,10 +233,16 @@ class EngramHost(unittest.TestCase):
         self.assertEqual(engram.history(d["memory_id"])[0]["observed_at"], "2026-09-01T08:00:00Z")
 
     def test_instants_round_trip_in_their_own_offset(self):
-        for s in ("2026-08-01T10:00:00+08:00", "2026-08-01T02:00:00Z", "2026-08-01T10:00:00.250-03:30"):
-            self.assertEqual(format_datetime(parse_datetime(s)), s)
-        self.assertEqual(format_datetime(parse_datetime("2026-08-01")), "2026-08-01T00:00:00Z")
-        self.assertIsNone(parse_datetime("2026-02-30T00:00:00Z"))
+        engram = self.open()
+        for i, s in enumerate(("2026-08-01T10:00:00+08:00", "2026-08-01T02:00:00Z", "2026-08-01T10:00:00.250-03:30")):
+            d = engram.remember(dict(self.fact, text=f"service-{i} uses PostgreSQL 16", subject=f"service:{i}", observed_at=s))
+            self.assertEqual(engram.history(d["memory_id"])[-1]["observed_at"], s)
+        with self.assertRaises(EngramError) as e:
+            engram.remember(dict(self.fact, observed_at="2026-02-30T00:00:00Z"))
+        self.assertEqual((e.exception.field, e.exception.index), ("observed_at", 0))
+        with self.assertRaises(EngramError) as e:
+            self.open(now="yesterday")
+        self.assertEqual(e.exception.field, "now")
 
 
 if __name__ == "__main__":

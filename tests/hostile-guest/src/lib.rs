@@ -380,4 +380,20 @@ impl Guest for Hostile {
     }
 }
 
+/// The JSON contract: refused too (the attacks go through `classify`).
+impl bindings::exports::engram::memory::json::Guest for Hostile {
+    fn call(_: String, _: String) -> Result<String, Error> {
+        Err(refuse())
+    }
+    fn encode_memory(_: Memory) -> String {
+        String::new()
+    }
+    fn decode_memories(_: Vec<String>) -> Result<Vec<Memory>, Error> {
+        Err(refuse())
+    }
+    fn parse_datetime(_: String) -> Result<Datetime, Error> {
+        Err(refuse())
+    }
+}
+
 bindings::export!(Hostile with_types_in bindings);

@@ -16,7 +16,14 @@ macro_rules! same {
     ($($t:ty),*) => { $(impl Cv<$t> for $t { fn cv(self) -> $t { self } })* };
 }
 same!(String, bool, u8, u32, u64, i32, i64, f32, f64);
-same!(h::Datetime, h::Scope, h::Memory, h::MemoryKind, h::Status, h::Sensitivity);
+same!(
+    h::Datetime,
+    h::Scope,
+    h::Memory,
+    h::MemoryKind,
+    h::Status,
+    h::Sensitivity
+);
 same!(h::Query, h::Candidate, h::Disposition, h::CandidateKind);
 
 impl<A: Cv<B>, B> Cv<Vec<B>> for Vec<A> {

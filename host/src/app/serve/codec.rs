@@ -108,18 +108,14 @@ pub fn named(e: Error, label: impl Fn(u32) -> Option<String>) -> ApiError {
 /// JSON Lines from the component, as a JSON array or as JSON Lines.
 pub fn respond(lines: &str, ndjson: bool) -> Response {
     if ndjson {
-        (StatusCode::OK, [(header::CONTENT_TYPE, NDJSON)], lines.to_string()).into_response()
+        (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, NDJSON)],
+            lines.to_string(),
+        )
+            .into_response()
     } else {
-        let mut array = String::with_capacity(lines.len() + 2);
-        array.push('[');
-        for (i, line) in lines.lines().enumerate() {
-            if i > 0 {
-                array.push(',');
-            }
-            array.push_str(line);
-        }
-        array.push(']');
-        json_response(array)
+        json_response(route::rejoin(Form::Array, lines.lines()))
     }
 }
 

@@ -4,13 +4,13 @@
 // round. One row per memory revision with a column for every pushed-down
 // filter, a postings table for the guest's index terms, an append-only
 // event log and tombstones. WAL mode; one IMMEDIATE transaction per commit.
+// A row's body is encoded and decoded by the component (`attachCodec`).
 
 import { readFileSync, readdirSync } from 'node:fs';
 
 import Database from 'better-sqlite3';
 
 import { StoreError } from '../errors.js';
-import { memoryFromJson, memoryJson } from '../wire.js';
 import { SENSITIVITY_RANK, byteOrder, canonicalMemory, needsMemoryColumns, semanticKey, uniqueTerms } from './common.js';
 
 /**
@@ -118,6 +118,8 @@ function principalClause(p) {
 export class SqliteStore {
   #db;
   #statements = new Map();
+  /** The row body's encoder and decoder: the component's contract (`attachCodec`). */
+  #codec = null;
 
   /** Records handed to the guest so far (bounded-read checks). */
   recordsRead = 0;
@@ -147,6 +149,22 @@ export class SqliteStore {
   /** The schema version this database is at. */
   get schemaVersion() {
     return this.#db.pragma('user_version', { simple: true });
+  }
+
+  /**
+   * Called by `Engram.open`: the row body is the contract's memory envelope,
+   * encoded and decoded by the component itself (its `json` export), so this
+   * store writes exactly what the Rust host writes.
+   */
+  attachCodec(codec) {
+    this.#codec = codec;
+  }
+
+  #body() {
+    if (this.#codec === null) {
+      throw new StoreError('backend', 'SqliteStore needs the component to read and write memory rows: use it through Engram.open({store})');
+    }
+    return this.#codec;
   }
 
   #erasurePending() {
@@ -192,13 +210,14 @@ export class SqliteStore {
     } catch (e) {
       throw backend(e);
     }
-    const out = rows.map(([body, etag, length, access, last]) => {
-      let memory;
-      try {
-        memory = memoryFromJson(JSON.parse(body));
-      } catch (e) {
-        throw new StoreError('backend', `corrupt memory row: ${e.message}`);
-      }
+    let memories;
+    try {
+      memories = this.#body().decodeMemories(rows.map((r) => r[0]));
+    } catch (e) {
+      throw new StoreError('backend', `corrupt memory row: ${e?.payload?.val?.message ?? e.message}`);
+    }
+    const out = rows.map(([, etag, length, access, last], i) => {
+      const memory = memories[i];
       memory.accessCount = access;
       if (last !== null) memory.lastAccessed = { epochMs: BigInt(last), offsetMinutes: 0 };
       return { memory, etag: BigInt(etag), length, frequencies: new Uint32Array(0) };
@@ -310,7 +329,7 @@ export class SqliteStore {
 
   #writeRow(memory, indexTerms, etag, rid) {
     const m = canonicalMemory(memory);
-    const body = JSON.stringify(memoryJson(m, { embedding: true }));
+    const body = this.#body().encodeMemory(m);
     const key = semanticKey(m);
     const subject = key ? key.subject : null;
     const predicate = key ? key.predicate : null;

@@ -9,11 +9,11 @@
         print(engram.recall({"query": "which database does payment-service use?", "scope": {"tenant": "acme"}}))
 """
 
+from . import contract  # the JSON contract's typed dicts (generated)
 from .errors import EngramError, EngramTrap, StoreError
 from .host import COMPONENT, Engram
 from .store import SqliteStore
-from .wire import format_datetime, parse_datetime
 
 __version__ = "0.1.0"
 
-__all__ = ["COMPONENT", "Engram", "EngramError", "EngramTrap", "SqliteStore", "StoreError", "format_datetime", "parse_datetime"]
+__all__ = ["COMPONENT", "contract", "Engram", "EngramError", "EngramTrap", "SqliteStore", "StoreError"]

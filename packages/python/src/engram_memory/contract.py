@@ -11,22 +11,6 @@ from __future__ import annotations
 from typing import Any, Dict, List, Literal, TypedDict, Union
 
 
-class _AdmissionOutRequired(TypedDict):
-    admit: bool
-    conflict: bool
-    relevance: float
-    safety_risk: float
-    scope_ok: bool
-    task_applicable: bool
-    time_ok: bool
-
-
-class AdmissionOut(_AdmissionOutRequired, total=False):
-    """Why a memory was (or was not) admitted into the results."""
-
-    reason: Union[str, None]
-
-
 class _CandidateInRequired(TypedDict):
     scope: "Scope"
     """Where it belongs."""
@@ -67,58 +51,6 @@ class CandidateIn(_CandidateInRequired, total=False):
     """Valid until this instant."""
 
 
-class CompressedOut(TypedDict):
-    ref: str
-    summary: str
-
-
-class _DecisionOutRequired(TypedDict):
-    action: "WriteAction"
-    """What the write did."""
-    confidence: float
-    disposition: "Disposition"
-    gates: Dict[str, "GateOut"]
-    """The six gates by name, each with its verdict and why."""
-    kind: "CandidateKind"
-    policy_version: str
-    reasons: List[str]
-    sensitivity: "Sensitivity"
-
-
-class DecisionOut(_DecisionOutRequired, total=False):
-    """What the policy decided for one candidate."""
-
-    id: Union[str, None]
-    """The candidate's `id`."""
-    memory_id: Union[str, None]
-    """The memory written or matched, if any."""
-    occurred_at: Union["Time", None]
-    revision: Union[int, None]
-    time_expression: Union[str, None]
-    """The words a time was resolved from (e.g. `昨天`)."""
-
-
-class DroppedOut(TypedDict):
-    reason: "DropReason"
-    ref: str
-
-
-class _FeaturesOutRequired(TypedDict):
-    authority: float
-    entity: float
-    freshness: float
-    risk: float
-    scope: float
-    similarity: float
-    typefit: float
-
-
-class FeaturesOut(_FeaturesOutRequired, total=False):
-    """The features behind a score, each in 0..1."""
-
-    embedding: Union[float, None]
-
-
 class ForgetIn(TypedDict, total=False):
     """A forget selector (SPEC §4): exactly one of `memory_id`; `scope`+`subject`+`predicate` (optional `condition`); `scope`+`text`; `scope`+`source_ref`."""
 
@@ -136,23 +68,6 @@ class ForgetIn(TypedDict, total=False):
     """With `predicate`: the fact about this subject."""
     text: Union[str, None]
     """Erase this text fragment wherever it appears."""
-
-
-class ForgetOut(TypedDict):
-    """What a forget erased."""
-
-    cascaded: List[str]
-    """Memories derived from the erased ones, erased with them."""
-    deleted: List[str]
-    tombstones: int
-    """Fingerprints left so the same content is not remembered again."""
-
-
-class GateOut(TypedDict):
-    """One gate's verdict."""
-
-    pass: bool
-    reason: str
 
 
 class HistoryIn(TypedDict):
@@ -206,13 +121,6 @@ class ImportLine(_ImportLineRequired, total=False):
     """Valid until this instant."""
 
 
-class InfoOut(TypedDict):
-    """The versions of the loaded component."""
-
-    package_version: str
-    policy_version: str
-
-
 class _ListInRequired(TypedDict):
     scope: "Scope"
     """Memories of this scope (latest revisions)."""
@@ -223,49 +131,6 @@ class ListIn(_ListInRequired, total=False):
 
     statuses: List["Status"]
     """Only these statuses (default: all)."""
-
-
-class _MemoryJsonRequired(TypedDict):
-    access_count: int
-    confidence: float
-    created_at: "Time"
-    entities: "Entries"
-    extractor_version: str
-    id: str
-    """Stable across revisions."""
-    kind: "MemoryKind"
-    observed_at: "Time"
-    payload: "PayloadJson"
-    policy_version: str
-    retention: "Retention"
-    revision: int
-    scope: "Scope"
-    sensitivity: "Sensitivity"
-    source: "Source"
-    source_event_ids: List[str]
-    status: "Status"
-    text: str
-    updated_at: "Time"
-
-
-class MemoryJson(_MemoryJsonRequired, total=False):
-    """The full memory envelope."""
-
-    embedding: Union[List[float], None]
-    """Only in a store's row body, never printed."""
-    external_id: Union[str, None]
-    last_accessed: Union["Time", None]
-    superseded_by: Union["MemoryRef", None]
-    supersedes: Union["MemoryRef", None]
-    valid_from: Union["Time", None]
-    valid_to: Union["Time", None]
-
-
-class MemoryRef(TypedDict):
-    """One revision of one memory."""
-
-    id: str
-    revision: int
 
 
 class _MessageInRequired(TypedDict):
@@ -305,18 +170,6 @@ class PackIn(_PackInRequired, total=False):
     """The system prompt, kept at the top."""
 
 
-class PackedOut(TypedDict):
-    """The packed context and its manifest."""
-
-    budget: int
-    compressed: List["CompressedOut"]
-    dropped: List["DroppedOut"]
-    sections: List["SectionOut"]
-    text: str
-    """The text to put in the model's context."""
-    tokens: int
-
-
 class _QueryInRequired(TypedDict):
     query: str
     """The question or task to find memories for."""
@@ -353,31 +206,6 @@ class RecallOptionsIn(TypedDict, total=False):
     kinds: Union[List["MemoryKind"], None]
 
 
-class _RecallOutRequired(TypedDict):
-    candidates_read: int
-    """Records the store handed over for this query."""
-    not_admitted: List["ScoredOut"]
-    """Retrieved but not admitted (only with `explain`)."""
-    results: List["ScoredOut"]
-
-
-class RecallOut(_RecallOutRequired, total=False):
-    """One query's answer."""
-
-    id: Union[str, None]
-    """The query's `id`."""
-
-
-class ReceiptOut(TypedDict):
-    """The memory an import record became."""
-
-    external_id: str
-    id: str
-    """The memory id (SPEC §4's `id`)."""
-    memory_id: str
-    """The same memory id, named as in decisions and recall results."""
-
-
 class _ReviewInRequired(TypedDict):
     id: str
     """The pending memory."""
@@ -391,21 +219,6 @@ class ReviewIn(_ReviewInRequired, total=False):
 
     reference: Union[str, None]
     """Who or what decided (kept as the approval's source reference)."""
-
-
-class _ReviewOutRequired(TypedDict):
-    reason: str
-    reviewed: "MemoryRef"
-    superseded: List["MemoryRef"]
-    """Revisions the approval superseded."""
-    verdict: "Verdict"
-
-
-class ReviewOut(_ReviewOutRequired, total=False):
-    """What a verdict did."""
-
-    approved_as: Union["MemoryRef", None]
-    """The new active revision an approval wrote."""
 
 
 class _ScopeRequired(TypedDict):
@@ -424,31 +237,6 @@ class Scope(_ScopeRequired, total=False):
     """The conversation thread, when narrowed to one."""
     user: Union[str, None]
     """The user, when narrowed to one."""
-
-
-class _ScoredOutRequired(TypedDict):
-    admission: "AdmissionOut"
-    features: "FeaturesOut"
-    kind: "MemoryKind"
-    memory_id: str
-    observed_at: "Time"
-    revision: int
-    score: float
-    source: "Source"
-    status: "Status"
-    text: str
-
-
-class ScoredOut(_ScoredOutRequired, total=False):
-    """One ranked memory with its explanation."""
-
-    external_id: Union[str, None]
-
-
-class SectionOut(TypedDict):
-    items: List[str]
-    name: str
-    tokens: int
 
 
 class SnippetIn(TypedDict):
@@ -471,15 +259,6 @@ class Source(_SourceRequired, total=False):
     """The event, message or document it came from (e.g. `evt-1001`); forgetting by this reference cascades to what was derived from it."""
 
 
-class Step(TypedDict):
-    """One step of a procedure."""
-
-    action: str
-    id: str
-    required: bool
-    side_effect: bool
-
-
 class SweepIn(TypedDict):
     """A sweep request: `{"scope": {…}}` (a bare scope is read as one too)."""
 
@@ -487,15 +266,7 @@ class SweepIn(TypedDict):
     """Where to apply expiry and archival."""
 
 
-class SweepOut(TypedDict):
-    archived: int
-    examined: int
-    expired: int
-    inferences_expired: int
-    """Unverified inferences past their expiry."""
-
-
-class AdmissionOutOut(TypedDict):
+class AdmissionOut(TypedDict):
     """Why a memory was (or was not) admitted into the results."""
 
     admit: bool
@@ -508,44 +279,12 @@ class AdmissionOutOut(TypedDict):
     time_ok: bool
 
 
-class CandidateInOut(TypedDict):
-    """A candidate memory (SPEC §4): only `text`, `scope.tenant` and `source.kind` are required."""
-
-    condition: Union[str, None]
-    """Qualifies a fact's key (e.g. `work` vs `friends`)."""
-    confidence: Union[float, None]
-    """How sure the source is, 0..1 (default: by source kind)."""
-    embedding: Union[List[float], None]
-    """A caller-supplied embedding."""
-    entities: "Entries"
-    """Named entities for exact matching (service, host, person, …)."""
-    id: Union[str, None]
-    """The caller's id for this candidate, echoed in its decision."""
-    kind_hint: Union["CandidateKind", None]
-    """A suggested kind; the policy may overrule it, with a reason."""
-    object: Union[str, None]
-    """For a fact: the value."""
-    observed_at: Union["Time", None]
-    """When it was said or recorded (default: now)."""
-    occurred_at: Union["Time", None]
-    """For an event: when it happened."""
-    predicate: Union[str, None]
-    """For a fact: the attribute (e.g. `preferred_name`)."""
-    scope: "ScopeOut"
-    """Where it belongs."""
-    source: "SourceOut"
-    """Who said or produced it."""
-    subject: Union[str, None]
-    """For a fact: who or what it is about (e.g. `user:u42`)."""
-    text: str
-    """What to remember, in the speaker's words."""
-    valid_from: Union["Time", None]
-    """Valid from this instant."""
-    valid_to: Union["Time", None]
-    """Valid until this instant."""
+class CompressedOut(TypedDict):
+    ref: str
+    summary: str
 
 
-class DecisionOutOut(TypedDict):
+class DecisionOut(TypedDict):
     """What the policy decided for one candidate."""
 
     action: "WriteAction"
@@ -568,12 +307,12 @@ class DecisionOutOut(TypedDict):
     """The words a time was resolved from (e.g. `昨天`)."""
 
 
-class DroppedOutOut(TypedDict):
+class DroppedOut(TypedDict):
     reason: "DropReason"
     ref: str
 
 
-class FeaturesOutOut(TypedDict):
+class FeaturesOut(TypedDict):
     """The features behind a score, each in 0..1."""
 
     authority: float
@@ -586,76 +325,28 @@ class FeaturesOutOut(TypedDict):
     typefit: float
 
 
-class ForgetInOut(TypedDict):
-    """A forget selector (SPEC §4): exactly one of `memory_id`; `scope`+`subject`+`predicate` (optional `condition`); `scope`+`text`; `scope`+`source_ref`."""
+class ForgetOut(TypedDict):
+    """What a forget erased."""
 
-    condition: Union[str, None]
-    """With `subject` and `predicate`: only under this condition."""
-    memory_id: Union[str, None]
-    """Forget this memory, every revision."""
-    predicate: Union[str, None]
-    """With `subject`: the fact with this attribute."""
-    scope: Union["ScopeOut", None]
-    """Where to forget (required unless `memory_id` is given)."""
-    source_ref: Union[str, None]
-    """Everything derived from this source event or session."""
-    subject: Union[str, None]
-    """With `predicate`: the fact about this subject."""
-    text: Union[str, None]
-    """Erase this text fragment wherever it appears."""
+    cascaded: List[str]
+    """Memories derived from the erased ones, erased with them."""
+    deleted: List[str]
+    tombstones: int
+    """Fingerprints left so the same content is not remembered again."""
 
 
-class ImportLineOut(TypedDict):
-    """The JSON Schema name of an import line, which is an import head plus a candidate (read in two passes)."""
-
-    condition: Union[str, None]
-    """Qualifies a fact's key (e.g. `work` vs `friends`)."""
-    confidence: Union[float, None]
-    """How sure the source is, 0..1 (default: by source kind)."""
-    embedding: Union[List[float], None]
-    """A caller-supplied embedding."""
-    entities: "Entries"
-    """Named entities for exact matching (service, host, person, …)."""
-    external_id: str
-    """The record's id in the system it comes from."""
-    id: Union[str, None]
-    """The caller's id for this candidate, echoed in its decision."""
-    kind: "MemoryKind"
-    """Its already-decided kind."""
-    kind_hint: Union["CandidateKind", None]
-    """A suggested kind; the policy may overrule it, with a reason."""
-    object: Union[str, None]
-    """For a fact: the value."""
-    observed_at: Union["Time", None]
-    """When it was said or recorded (default: now)."""
-    occurred_at: Union["Time", None]
-    """For an event: when it happened."""
-    predicate: Union[str, None]
-    """For a fact: the attribute (e.g. `preferred_name`)."""
-    scope: "ScopeOut"
-    """Where it belongs."""
-    source: "SourceOut"
-    """Who said or produced it."""
-    subject: Union[str, None]
-    """For a fact: who or what it is about (e.g. `user:u42`)."""
-    text: str
-    """What to remember, in the speaker's words."""
-    valid_from: Union["Time", None]
-    """Valid from this instant."""
-    valid_to: Union["Time", None]
-    """Valid until this instant."""
+GateOut = TypedDict("GateOut", {"pass": bool, "reason": str})
+"""One gate's verdict."""
 
 
-class ListInOut(TypedDict):
-    """A list request."""
+class InfoOut(TypedDict):
+    """The versions of the loaded component."""
 
-    scope: "ScopeOut"
-    """Memories of this scope (latest revisions)."""
-    statuses: List["Status"]
-    """Only these statuses (default: all)."""
+    package_version: str
+    policy_version: str
 
 
-class _MemoryJsonOutRequired(TypedDict):
+class _MemoryJsonRequired(TypedDict):
     access_count: int
     confidence: float
     created_at: "Time"
@@ -667,7 +358,7 @@ class _MemoryJsonOutRequired(TypedDict):
     kind: "MemoryKind"
     last_accessed: Union["Time", None]
     observed_at: "Time"
-    payload: "PayloadJsonOut"
+    payload: "PayloadJson"
     policy_version: str
     retention: "Retention"
     revision: int
@@ -684,117 +375,58 @@ class _MemoryJsonOutRequired(TypedDict):
     valid_to: Union["Time", None]
 
 
-class MemoryJsonOut(_MemoryJsonOutRequired, total=False):
+class MemoryJson(_MemoryJsonRequired, total=False):
     """The full memory envelope."""
 
     embedding: Union[List[float], None]
     """Only in a store's row body, never printed."""
 
 
-class MessageInOut(TypedDict):
-    """A message of the recent conversation."""
+class MemoryRef(TypedDict):
+    """One revision of one memory."""
 
-    priority: Union[int, None]
-    """0..100: higher is kept first when the budget is tight (default by role: system 100, user 70, tool 30)."""
-    ref: Union[str, None]
-    """A name for it in the manifest."""
-    role: "Role"
-    text: str
+    id: str
+    revision: int
 
 
-class PackInOut(TypedDict):
-    """A pack request (SPEC §4): the parts of the next turn and a token budget."""
-
-    artifacts: List["SnippetIn"]
-    budget: int
-    """The token budget, never exceeded."""
-    knowledge: List["SnippetIn"]
-    messages: List["MessageInOut"]
-    """Recent messages, oldest first."""
-    query: str
-    """The current task or question; memories are recalled for it."""
-    recall: "RecallOptionsInOut"
-    scope: "ScopeOut"
-    """Whose memories to recall."""
-    state: "Entries"
-    """The current task state."""
-    system: str
-    """The system prompt, kept at the top."""
-
-
-class PackedOutOut(TypedDict):
+class PackedOut(TypedDict):
     """The packed context and its manifest."""
 
     budget: int
     compressed: List["CompressedOut"]
-    dropped: List["DroppedOutOut"]
+    dropped: List["DroppedOut"]
     sections: List["SectionOut"]
     text: str
     """The text to put in the model's context."""
     tokens: int
 
 
-class QueryInOut(TypedDict):
-    """A recall query (SPEC §4)."""
-
-    as_of: Union["Time", None]
-    """Recall as of this instant (default: now)."""
-    embedding: Union[List[float], None]
-    """A caller-supplied query embedding."""
-    entities: "Entries"
-    """Entities to match exactly."""
-    explain: Union[bool, None]
-    """Also list what was retrieved but not admitted, with the reason."""
-    id: Union[str, None]
-    """The caller's id for this query, echoed in its result."""
-    k: Union[int, None]
-    """How many results at most (default: the policy's)."""
-    kinds: Union[List["MemoryKind"], None]
-    """Only these kinds."""
-    query: str
-    """The question or task to find memories for."""
-    scope: "ScopeOut"
-    """Where to look: nothing outside it is read."""
-    sensitivity_ceiling: Union["Sensitivity", None]
-    """Nothing more sensitive than this."""
-
-
-class RecallOptionsInOut(TypedDict):
-    """How memories are recalled for the pack."""
-
-    as_of: Union["Time", None]
-    k: Union[int, None]
-    kinds: Union[List["MemoryKind"], None]
-
-
-class _RecallOutOutRequired(TypedDict):
+class _RecallOutRequired(TypedDict):
     candidates_read: int
     """Records the store handed over for this query."""
     id: Union[str, None]
     """The query's `id`."""
-    results: List["ScoredOutOut"]
+    results: List["ScoredOut"]
 
 
-class RecallOutOut(_RecallOutOutRequired, total=False):
+class RecallOut(_RecallOutRequired, total=False):
     """One query's answer."""
 
-    not_admitted: List["ScoredOutOut"]
+    not_admitted: List["ScoredOut"]
     """Retrieved but not admitted (only with `explain`)."""
 
 
-class ReviewInOut(TypedDict):
-    """A verdict on one pending revision."""
+class ReceiptOut(TypedDict):
+    """The memory an import record became."""
 
+    external_id: str
     id: str
-    """The pending memory."""
-    reference: Union[str, None]
-    """Who or what decided (kept as the approval's source reference)."""
-    revision: int
-    """Its pending revision."""
-    verdict: "Verdict"
+    """The memory id (SPEC §4's `id`)."""
+    memory_id: str
+    """The same memory id, named as in decisions and recall results."""
 
 
-class ReviewOutOut(TypedDict):
+class ReviewOut(TypedDict):
     """What a verdict did."""
 
     approved_as: Union["MemoryRef", None]
@@ -821,12 +453,12 @@ class ScopeOut(TypedDict):
     """The user, when narrowed to one."""
 
 
-class ScoredOutOut(TypedDict):
+class ScoredOut(TypedDict):
     """One ranked memory with its explanation."""
 
-    admission: "AdmissionOutOut"
+    admission: "AdmissionOut"
     external_id: Union[str, None]
-    features: "FeaturesOutOut"
+    features: "FeaturesOut"
     kind: "MemoryKind"
     memory_id: str
     observed_at: "Time"
@@ -835,6 +467,12 @@ class ScoredOutOut(TypedDict):
     source: "SourceOut"
     status: "Status"
     text: str
+
+
+class SectionOut(TypedDict):
+    items: List[str]
+    name: str
+    tokens: int
 
 
 class SourceOut(TypedDict):
@@ -846,14 +484,24 @@ class SourceOut(TypedDict):
     """The event, message or document it came from (e.g. `evt-1001`); forgetting by this reference cascades to what was derived from it."""
 
 
-class SweepInOut(TypedDict):
-    """A sweep request: `{"scope": {…}}` (a bare scope is read as one too)."""
+class Step(TypedDict):
+    """One step of a procedure."""
 
-    scope: "ScopeOut"
-    """Where to apply expiry and archival."""
+    action: str
+    id: str
+    required: bool
+    side_effect: bool
 
 
-class PayloadJsonOut3Variant(TypedDict):
+class SweepOut(TypedDict):
+    archived: int
+    examined: int
+    expired: int
+    inferences_expired: int
+    """Unverified inferences past their expiry."""
+
+
+class PayloadJson3Variant(TypedDict):
     """An event: when, who, what happened."""
 
     actions: List[str]
@@ -865,7 +513,7 @@ class PayloadJsonOut3Variant(TypedDict):
     time_expression: Union[str, None]
 
 
-class PayloadJsonOut2Variant(TypedDict):
+class PayloadJson2Variant(TypedDict):
     """A procedure: goal and steps."""
 
     authority: Union[str, None]
@@ -876,61 +524,17 @@ class PayloadJsonOut2Variant(TypedDict):
     steps: List["Step"]
 
 
-class PayloadJsonOut1Variant(TypedDict):
+class PayloadJson1Variant(TypedDict):
     """A fact: subject, predicate, object."""
 
     condition: Union[str, None]
     object: str
     predicate: str
     subject: str
-
-
-class PayloadJson3Variant(TypedDict, total=False):
-    """An event: when, who, what happened."""
-
-    actions: List[str]
-    actors: List[str]
-    context: "Entries"
-    occurred_at: Union["Time", None]
-    outcome: Union[str, None]
-    success: Union[bool, None]
-    time_expression: Union[str, None]
-
-
-class _PayloadJson2VariantRequired(TypedDict):
-    goal: str
-
-
-class PayloadJson2Variant(_PayloadJson2VariantRequired, total=False):
-    """A procedure: goal and steps."""
-
-    authority: Union[str, None]
-    guards: List[str]
-    preconditions: List[str]
-    recovery: List[str]
-    steps: List["Step"]
-
-
-class _PayloadJson1VariantRequired(TypedDict):
-    object: str
-    predicate: str
-    subject: str
-
-
-class PayloadJson1Variant(_PayloadJson1VariantRequired, total=False):
-    """A fact: subject, predicate, object."""
-
-    condition: Union[str, None]
 
 
 CandidateKind = Union[Literal["semantic", "episodic", "procedural"], Literal["working"], Literal["none"]]
 """What a candidate was classified as. `working` and `none` are never stored as long-term memory."""
-
-Disposition = Union[Literal["active"], Literal["pending"], Literal["working"], Literal["rejected"]]
-"""What a write decision ends in."""
-
-DropReason = Literal["budget", "not-admitted", "superseded", "duplicate", "expired"]
-"""Why an item was left out."""
 
 Entries = Dict[str, str]
 """A string-to-string map (e.g. {"service": "order-service"}); a null value is dropped, another non-string value is kept as its JSON text."""
@@ -940,12 +544,6 @@ InfoIn = Dict[str, Any]
 
 MemoryKind = Union[Literal["semantic"], Literal["episodic"], Literal["procedural"]]
 """What kind of long-term memory a record is."""
-
-PayloadJson = Union["PayloadJson1Variant", "PayloadJson2Variant", "PayloadJson3Variant"]
-"""The kind-specific payload. Untagged: a body is read as the first variant whose required fields it has."""
-
-Retention = Union[Literal["ephemeral"], Literal["standard"], Literal["durable"], Literal["audit"]]
-"""How long a memory and its audit trail are kept."""
 
 Role = Literal["system", "user", "assistant", "tool"]
 """Who wrote a message in the conversation being packed."""
@@ -965,9 +563,18 @@ Time = str
 Verdict = Union[Literal["approve"], Literal["reject"]]
 """A reviewer's verdict on a pending memory."""
 
+Disposition = Union[Literal["active"], Literal["pending"], Literal["working"], Literal["rejected"]]
+"""What a write decision ends in."""
+
+DropReason = Literal["budget", "not-admitted", "superseded", "duplicate", "expired"]
+"""Why an item was left out."""
+
+PayloadJson = Union["PayloadJson1Variant", "PayloadJson2Variant", "PayloadJson3Variant"]
+"""The kind-specific payload. Untagged: a body is read as the first variant whose required fields it has."""
+
+Retention = Union[Literal["ephemeral"], Literal["standard"], Literal["durable"], Literal["audit"]]
+"""How long a memory and its audit trail are kept."""
+
 WriteAction = Union[Literal["created"], Literal["superseded"], Literal["duplicate"], Literal["conflicted"], Literal["none"]]
 """What a write did to the store."""
-
-PayloadJsonOut = Union["PayloadJsonOut1Variant", "PayloadJsonOut2Variant", "PayloadJsonOut3Variant"]
-"""The kind-specific payload. Untagged: a body is read as the first variant whose required fields it has."""
 

@@ -20,10 +20,11 @@ class EngramError(Exception):
         self.detail = message
         self.field = field
         self.index = index
+        named = f"field `{field}`: {message}" if field else message
         if index is not None:
-            text = f"item {index}: field `{field}`: {message}"
+            text = f"item {index}: {named}"
         elif field is not None:
-            text = f"field `{field}`: {message}"
+            text = named
         else:
             text = f"{kind}: {message}"
         super().__init__(text)

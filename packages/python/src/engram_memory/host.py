@@ -1,7 +1,9 @@
 """The Python host: runs the Engram component in ``wasmtime`` (the PyPI
 package, the same Wasmtime release as the Rust host), supplies its imports
 (a store opened per principal and a clock) and exposes the policy with the
-JSON shapes of the ``engram`` CLI.
+JSON shapes of the ``engram`` CLI. It is a transport: every method hands its
+argument, as JSON, to the component's ``json`` export (the contract, written
+once in Rust) and parses the JSON Lines it answers.
 
 The WASI CLI/IO interfaces that Rust's std links into the component are
 defined with ``Linker.define_unknown_imports_as_traps``, exactly as the Rust
@@ -11,7 +13,9 @@ exit) is granted, and a guest reaching one of them traps.
 
 from __future__ import annotations
 
+import datetime as _dt
 import hashlib
+import json
 import os
 import threading
 from pathlib import Path
@@ -20,10 +24,10 @@ from typing import Any, Callable, Dict, List, Optional, Union
 from wasmtime import Config, Engine, Store, WasmtimeError
 from wasmtime.component import Component, Linker, Record, Variant
 
-from . import _speedups, wire
+from . import _speedups
 from .errors import EngramError, EngramTrap, StoreError
+from .records import field, rec
 from .store import SqliteStore, check_scope
-from .wire import field, rec
 
 PrincipalLike = Union[str, Dict[str, Optional[str]]]
 
@@ -47,18 +51,44 @@ def _principal(p: PrincipalLike) -> Record:
     raise EngramError.input("principal", "expected a tenant name or {'tenant': …, 'user'?: …, 'project'?: …}")
 
 
+_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+
+
+def _from_datetime(value: _dt.datetime) -> Record:
+    """A WIT ``datetime`` of a ``datetime`` (a naive one in local time)."""
+    if value.tzinfo is None:
+        value = value.astimezone()
+    offset = value.utcoffset()
+    minutes = int(offset.total_seconds() // 60) if offset is not None else 0
+    millis = (value - _EPOCH) // _dt.timedelta(milliseconds=1)
+    return rec(epoch_ms=millis, offset_minutes=minutes)
+
+
 def _system_now() -> Record:
-    import datetime as dt
-
-    return wire.to_datetime(dt.datetime.now().astimezone())
+    return _from_datetime(_dt.datetime.now().astimezone())
 
 
-def _clock(now: Any) -> Callable[[], Record]:
+def _to_datetime(value: Any, name: str, parse: Callable[[str], Any]) -> Record:
+    """A WIT ``datetime`` from a ``datetime``, a record, or an RFC 3339
+    string (parsed by the component's contract)."""
+    if isinstance(value, _dt.datetime):
+        return _from_datetime(value)
+    if isinstance(value, str):
+        parsed = parse(value)
+        if isinstance(parsed, Variant):
+            raise EngramError.input(name, field(parsed.payload, "message"))
+        return parsed
+    if isinstance(value, Record) and hasattr(value, "epoch-ms"):
+        return value
+    raise EngramError.input(name, "expected an RFC 3339 string or a datetime")
+
+
+def _clock(now: Any, parse: Callable[[str], Any]) -> Callable[[], Record]:
     if now is None:
         return _system_now
     if callable(now):
-        return lambda: wire.to_datetime(now(), "now()")
-    fixed = wire.to_datetime(now)
+        return lambda: _to_datetime(now(), "now()", parse)
+    fixed = _to_datetime(now, "now", parse)
     return lambda: fixed
 
 
@@ -98,6 +128,10 @@ class _Ticker:
         self._stop.set()
 
 
+_POLICY = "engram:memory/policy@0.1.0"
+_JSON = "engram:memory/json@0.1.0"
+
+#: The typed ``policy`` export's functions (``call_raw``).
 _EXPORTS = (
     "classify",
     "remember",
@@ -108,8 +142,35 @@ _EXPORTS = (
     "sweep",
     "history",
     "list-memories",
+    "review",
     "info",
 )
+
+#: The ``json`` export's functions.
+_JSON_EXPORTS = ("call", "encode-memory", "decode-memories", "parse-datetime")
+
+
+class _Codec:
+    """A second instance, never inside a policy call, for what must run
+    while one is in progress: parsing the clock's instants and the store's
+    row bodies (the contract's memory envelope)."""
+
+    def __init__(self, engram: "Engram"):
+        self._store, funcs = engram._instance(_JSON, _JSON_EXPORTS)
+        self._funcs = funcs
+
+    def parse_datetime(self, text: str) -> Any:
+        return self._funcs["parse-datetime"](self._store, text)
+
+    def encode_memory(self, memory: Record) -> str:
+        return self._funcs["encode-memory"](self._store, memory)
+
+    def decode_memories(self, bodies: List[str]) -> List[Record]:
+        out = self._funcs["decode-memories"](self._store, bodies)
+        if isinstance(out, Variant):
+            e = out.payload
+            raise StoreError("backend", f"corrupt memory row {field(e, 'index')}: {field(e, 'message')}")
+        return out
 
 
 class Engram:
@@ -138,7 +199,6 @@ class Engram:
     ):
         self._principal = _principal(principal)
         self._store_impl = store if store is not None else SqliteStore(":memory:")
-        self._now = _clock(now)
         self._timeout = timeout
         self._memory_limit = memory_limit
         self._active: Optional[Record] = None
@@ -161,6 +221,11 @@ class Engram:
         self._component = self._load(wasm, cache, timeout is not None)
         self._linker = self._link()
         self._ticker = _Ticker(self._engine) if timeout is not None else None
+        self._codec = _Codec(self)
+        self._now = _clock(now, self._codec.parse_datetime)
+        attach = getattr(self._store_impl, "attach_codec", None)
+        if attach is not None:
+            attach(self._codec)
         self._instantiate()
 
     @classmethod
@@ -224,24 +289,29 @@ class Engram:
         linker.define_unknown_imports_as_traps(self._component)
         return linker
 
-    def _instantiate(self) -> None:
+    def _instance(self, interface: str, names: tuple, extra: Optional[tuple] = None) -> tuple:
+        """A fresh instance in a store of its own, and the functions
+        ``names`` of its export ``interface`` (and ``extra`` of ``_JSON``)."""
         store = Store(self._engine)
         store.set_limits(memory_size=self._memory_limit)
         if self._timeout is not None:
             store.set_epoch_deadline(1 << 62)
         instance = self._linker.instantiate(store, self._component)
-        policy = instance.get_export_index(store, "engram:memory/policy@0.1.0")
-        if policy is None:
-            raise EngramError("unsupported", "the component does not export engram:memory/policy@0.1.0")
         funcs = {}
-        for name in _EXPORTS:
-            index = instance.get_export_index(store, name, policy)
-            func = instance.get_func(store, index) if index is not None else None
-            if func is None:
-                raise EngramError("unsupported", f"the component does not export policy.{name}")
-            funcs[name] = func
-        self._wstore = store
-        self._funcs = funcs
+        for iface, wanted in ((interface, names), (_JSON, extra or ())):
+            export = instance.get_export_index(store, iface)
+            if export is None:
+                raise EngramError("unsupported", f"the component does not export {iface}")
+            for name in wanted:
+                index = instance.get_export_index(store, name, export)
+                func = instance.get_func(store, index) if index is not None else None
+                if func is None:
+                    raise EngramError("unsupported", f"the component does not export {iface}.{name}")
+                funcs[name if iface == interface else f"json.{name}"] = func
+        return store, funcs
+
+    def _instantiate(self) -> None:
+        self._wstore, self._funcs = self._instance(_POLICY, _EXPORTS, ("call",))
 
     # ------------------------------------------------------------ imports
 
@@ -304,66 +374,72 @@ class Engram:
         return result
 
     def call_raw(self, export: str, *args: Any, principal: Optional[PrincipalLike] = None) -> Any:
-        """Advanced: call a policy export by its WIT name (``"recall"``,
-        ``"list-memories"``, …) with WIT values as ``wasmtime`` represents
-        them (``Record``, ``Variant``) and no JSON conversion. Errors and
+        """Advanced: call a typed ``policy`` export by its WIT name
+        (``"recall"``, ``"list-memories"``, …) with WIT values as ``wasmtime``
+        represents them (``Record``, ``Variant``) and no JSON. Errors and
         traps are handled as for every other call."""
         if export not in _EXPORTS:
             raise EngramError.input("export", f"expected one of {', '.join(_EXPORTS)}")
         return self._call(export, *args, principal=principal)
 
+    def call(self, operation: str, input: Any, *, principal: Optional[PrincipalLike] = None) -> List[Any]:
+        """Run an operation of the JSON contract by name (``"remember"``,
+        ``"recall"``, … ; SPEC §4) on ``input`` (a value, or JSON / JSON Lines
+        text) and return the values of the JSON Lines it answers."""
+        text = input if isinstance(input, str) else json.dumps(input, ensure_ascii=False)
+        out = self._call("json.call", operation, text, principal=principal)
+        return [json.loads(line) for line in out.split("\n") if line]
+
     def classify(self, candidates: Any, *, principal: Optional[PrincipalLike] = None) -> Any:
         """Classify and gate candidates without storing anything. A candidate is
         ``{"text", "scope": {"tenant", …}, "source": {"kind", "ref"?}, …}``;
         pass one for one decision, a list for a list."""
-        out = self._call("classify", wire.many(candidates, wire.candidate_in), principal=principal)
-        return _one_or_many(candidates, [wire.decision_json(d) for d in out])
+        return _one_or_many(candidates, self.call("classify", _batch(candidates), principal=principal))
 
     def remember(self, candidates: Any, *, principal: Optional[PrincipalLike] = None) -> Any:
         """Classify, gate, resolve and store candidates in one atomic commit."""
-        out = self._call("remember", wire.many(candidates, wire.candidate_in), principal=principal)
-        return _one_or_many(candidates, [wire.decision_json(d) for d in out])
+        return _one_or_many(candidates, self.call("remember", _batch(candidates), principal=principal))
 
     def import_records(self, records: Any, *, principal: Optional[PrincipalLike] = None) -> Any:
         """Bulk-load already-decided records (``{"external_id", "kind", …candidate}``)."""
-        out = self._call("import-records", wire.many(records, wire.import_in), principal=principal)
-        return _one_or_many(records, [wire.receipt_json(r) for r in out])
+        return _one_or_many(records, self.call("import", _batch(records), principal=principal))
 
     def recall(self, queries: Any, *, principal: Optional[PrincipalLike] = None) -> Any:
         """Rank memories for one query (``{"query", "scope", "k"?, …}``) or a list of them."""
-        out = self._call("recall", wire.many(queries, wire.query_in), principal=principal)
-        return _one_or_many(queries, [wire.recall_json(r) for r in out])
+        return _one_or_many(queries, self.call("recall", _batch(queries), principal=principal))
 
     def pack(self, request: Dict[str, Any], *, principal: Optional[PrincipalLike] = None) -> Dict[str, Any]:
         """Assemble a model's context under a token budget."""
-        return wire.packed_json(self._call("pack", wire.pack_in(request), principal=principal))
+        return self.call("pack", request, principal=principal)[0]
 
     def forget(self, selectors: Any, *, principal: Optional[PrincipalLike] = None) -> Dict[str, Any]:
         """Forget by ``{"memory_id"}``, ``{"scope", "subject", "predicate"}``,
-        ``{"scope", "text"}`` or ``{"scope", "source_ref"}`` (one or a list)."""
-        return wire.forget_json(self._call("forget", wire.many(selectors, wire.forget_in), principal=principal))
+        ``{"scope", "text"}`` or ``{"scope", "source_ref"}`` (one or a list):
+        one report for all."""
+        return self.call("forget", _batch(selectors), principal=principal)[0]
 
     def sweep(self, scope: Dict[str, Any], *, principal: Optional[PrincipalLike] = None) -> Dict[str, Any]:
         """Apply expiry and archival rules in a scope."""
-        return wire.sweep_json(self._call("sweep", wire.scope_in(scope), principal=principal))
+        return self.call("sweep", {"scope": scope}, principal=principal)[0]
 
     def history(self, id: str, *, principal: Optional[PrincipalLike] = None) -> List[Dict[str, Any]]:
         """Every revision of one memory, oldest first."""
-        if not isinstance(id, str):
-            raise EngramError.input("id", "expected a memory id string")
-        return [wire.memory_json(m) for m in self._call("history", id, principal=principal)]
+        return self.call("history", {"id": id}, principal=principal)
 
     def list_memories(
         self, scope: Dict[str, Any], statuses: Optional[List[str]] = None, *, principal: Optional[PrincipalLike] = None
     ) -> List[Dict[str, Any]]:
         """Memories visible in a scope (latest revisions), optionally only some statuses."""
-        out = self._call("list-memories", wire.scope_in(scope), wire.statuses_in(statuses), principal=principal)
-        return [wire.memory_json(m) for m in out]
+        return self.call("list", {"scope": scope, "statuses": statuses or []}, principal=principal)
+
+    def review(self, items: Any, *, principal: Optional[PrincipalLike] = None) -> Any:
+        """Approve or reject pending memories (``{"id", "revision", "verdict":
+        "approve"|"reject", "reference"?}``, one or a list), in one atomic commit."""
+        return _one_or_many(items, self.call("review", _batch(items), principal=principal))
 
     def info(self) -> Dict[str, str]:
         """``{"package_version", "policy_version"}`` of the loaded component."""
-        i = self._call("info", principal={"tenant": ""})
-        return {"package_version": field(i, "package_version"), "policy_version": field(i, "policy_version")}
+        return self.call("info", "{}", principal={"tenant": ""})[0]
 
     @property
     def store(self) -> Any:
@@ -383,6 +459,12 @@ class Engram:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def _batch(value: Any) -> str:
+    """One item or a list of them, as the JSON array the contract reads."""
+    items = list(value) if isinstance(value, (list, tuple)) else [value]
+    return json.dumps(items, ensure_ascii=False)
 
 
 def _one_or_many(given: Any, results: List[Any]) -> Any:

@@ -14,7 +14,6 @@ traps the call.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple
@@ -22,7 +21,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 from wasmtime.component import Record
 
 from .errors import StoreError
-from .wire import field, memory_from_json, memory_json, rec
+from .records import field, rec
 
 SENSITIVITY_RANK = {"public": 0, "internal": 1, "personal": 2, "sensitive": 3}
 
@@ -182,6 +181,18 @@ class SqliteStore:
             raise StoreError("backend", f"opening {path}: {e}") from e
         #: Records handed to the guest so far (bounded-read checks).
         self.records_read = 0
+        self._codec: Any = None
+
+    def attach_codec(self, codec: Any) -> None:
+        """Called by ``Engram``: a row's body is the contract's memory
+        envelope, encoded and decoded by the component itself (its ``json``
+        export), so this store writes exactly what the Rust host writes."""
+        self._codec = codec
+
+    def _body(self) -> Any:
+        if self._codec is None:
+            raise StoreError("backend", "SqliteStore needs the component to read and write memory rows: use it through Engram(store=...)")
+        return self._codec
 
     @property
     def schema_version(self) -> int:
@@ -222,11 +233,8 @@ class SqliteStore:
         except sqlite3.Error as e:
             raise _backend(e) from e
         out = []
-        for body, etag, length, access, last in rows:
-            try:
-                memory = memory_from_json(json.loads(body))
-            except (ValueError, KeyError, TypeError) as e:
-                raise StoreError("backend", f"corrupt memory row: {e}") from e
+        memories = self._body().decode_memories([row[0] for row in rows]) if rows else []
+        for memory, (_body, etag, length, access, last) in zip(memories, rows):
             setattr(memory, "access-count", access)
             if last is not None:
                 setattr(memory, "last-accessed", rec(epoch_ms=last, offset_minutes=0))
@@ -378,8 +386,7 @@ class SqliteStore:
             raise _backend(e) from e
 
     def _write_row(self, memory: Any, index_terms: List[str], etag: int, rid: Optional[int]) -> None:
-        body_json = memory_json(memory, embedding=True)
-        body = json.dumps(body_json, ensure_ascii=False, separators=(",", ":"))
+        body = self._body().encode_memory(memory)
         payload = memory.payload
         if payload.tag == "semantic":
             key = payload.payload
