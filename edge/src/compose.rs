@@ -61,7 +61,7 @@ fn wire(
 /// Compose the three components into the edge component.
 pub fn compose(policy: &[u8], kv_store: &[u8], http: &[u8]) -> Result<Vec<u8>, String> {
     let mut graph = CompositionGraph::new();
-    let mut register = |graph: &mut CompositionGraph, name: &str, bytes: &[u8]| {
+    let register = |graph: &mut CompositionGraph, name: &str, bytes: &[u8]| {
         let pkg = Package::from_bytes(name, None, bytes.to_vec(), graph.types_mut())
             .map_err(|e| format!("{name}: {e:#}"))?;
         graph
@@ -83,6 +83,9 @@ pub fn compose(policy: &[u8], kv_store: &[u8], http: &[u8]) -> Result<Vec<u8>, S
         wire(&mut graph, kv, policy, name)?;
     }
     wire(&mut graph, kv, http, "engram:memory/types@")?;
+    // The session names its principal with the store's type: the handler
+    // imports `store` for that type alone.
+    wire(&mut graph, kv, http, "engram:memory/store@")?;
     wire(&mut graph, kv, http, "engram:edge/session@")?;
     wire(&mut graph, policy, http, "engram:memory/json@")?;
 
@@ -103,7 +106,7 @@ pub fn compose(policy: &[u8], kv_store: &[u8], http: &[u8]) -> Result<Vec<u8>, S
 /// keyvalue`, which provides only the first draft.
 pub fn bridge_keyvalue(edge: &[u8], bridge: &[u8]) -> Result<Vec<u8>, String> {
     let mut graph = CompositionGraph::new();
-    let mut register = |graph: &mut CompositionGraph, name: &str, bytes: &[u8]| {
+    let register = |graph: &mut CompositionGraph, name: &str, bytes: &[u8]| {
         let pkg = Package::from_bytes(name, None, bytes.to_vec(), graph.types_mut())
             .map_err(|e| format!("{name}: {e:#}"))?;
         graph

@@ -361,15 +361,7 @@ fn respond(lines: String, ndjson: bool) -> Response {
             retry_after: None,
         };
     }
-    let mut body = String::with_capacity(lines.len() + 2);
-    body.push('[');
-    for (i, line) in lines.lines().enumerate() {
-        if i > 0 {
-            body.push(',');
-        }
-        body.push_str(line);
-    }
-    body.push(']');
+    let body = route::rejoin(engram_contract::Form::Array, lines.lines());
     Response {
         status: 200,
         content_type: JSON,
