@@ -106,7 +106,11 @@ struct Handler;
 
 impl wasip2::exports::http::incoming_handler::Guest for Handler {
     fn handle(request: IncomingRequest, response_out: ResponseOutparam) {
-        let config = match Config::from_vars(|k| std::env::var(k).ok()) {
+        // Read afresh (std caches the environment; a long-lived instance
+        // must see changes between requests).
+        let env = wasip2::cli::environment::get_environment();
+        let var = |k: &str| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        let config = match Config::from_vars(var) {
             Ok(c) => c,
             Err(e) => return send(response_out, ApiError::internal(e).response()),
         };

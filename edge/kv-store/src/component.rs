@@ -63,6 +63,16 @@ impl Kv for Bucket {
     }
 }
 
+/// An environment variable as the runtime gives it now (std caches the
+/// environment at first use; a long-lived instance, as jco's, must see
+/// changes between requests).
+fn var(name: &str) -> Option<String> {
+    wasip2::cli::environment::get_environment()
+        .into_iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v)
+}
+
 fn wall_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -95,7 +105,7 @@ struct Component;
 
 impl session::Guest for Component {
     fn open(principal: Principal) -> Result<(), String> {
-        let env = |k: &str| std::env::var(k).ok();
+        let env = var;
         let clock = Clock::from_env(
             env("ENGRAM_NOW").as_deref(),
             env("ENGRAM_UTC_OFFSET_MINUTES").as_deref(),
