@@ -420,7 +420,11 @@ fn the_scenario_in_node_through_jco_equals_engram_serve() {
     let jco_answers = scenario::run(&mut edge, &sc, &keys);
     let mut srv = serve(&dir, &keys);
     let serve_answers = scenario::run(&mut srv, &sc, &keys);
-    assert_same(&jco_answers, &serve_answers, "the edge component in Node (jco)");
+    assert_same(
+        &jco_answers,
+        &serve_answers,
+        "the edge component in Node (jco)",
+    );
 }
 
 /// A smoke run under the `wasmtime serve` CLI itself. Its `-S keyvalue` is
@@ -438,8 +442,21 @@ fn a_smoke_run_under_the_wasmtime_serve_cli() {
     let keys = Keys::for_scenario(&json!({"principal": {"tenant": "acme"}, "steps": []}), &[]);
     let now = "2026-08-01T10:00:00+08:00";
     let mut child = std::process::Command::new(&exe)
-        .args(["serve", "-S", "cli", "-S", "keyvalue", "--addr", "127.0.0.1:0"])
-        .args(["--max-instance-reuse-count", "1000", "--idle-instance-timeout", "600s"])
+        .args([
+            "serve",
+            "-S",
+            "cli",
+            "-S",
+            "keyvalue",
+            "--addr",
+            "127.0.0.1:0",
+        ])
+        .args([
+            "--max-instance-reuse-count",
+            "1000",
+            "--idle-instance-timeout",
+            "600s",
+        ])
         .arg("--env")
         .arg(format!("ENGRAM_KEYS={}", keys.file()))
         .arg("--env")
@@ -459,7 +476,11 @@ fn a_smoke_run_under_the_wasmtime_serve_cli() {
             break rest.trim_end_matches('/').to_string();
         }
     };
-    std::thread::spawn(move || for l in lines.map_while(Result::ok) { eprintln!("wasmtime serve: {l}") });
+    std::thread::spawn(move || {
+        for l in lines.map_while(Result::ok) {
+            eprintln!("wasmtime serve: {l}")
+        }
+    });
     let mut reference = runner(&keys, KvDb::open(std::path::Path::new(":memory:")));
     reference.set_now(now);
     let key = keys.key_for(&json!({"tenant": "acme"}));
@@ -469,14 +490,21 @@ fn a_smoke_run_under_the_wasmtime_serve_cli() {
         {"id": "c2", "text": "2026-07-31 payment-service 的 V42 迁移因锁等待超时失败，已回滚。", "scope": {"tenant": "acme"}, "source": {"kind": "tool", "ref": "evt-2"}}
     ])
     .to_string();
-    let recall = json!([{"id": "q1", "query": "为什么上次迁移失败？", "scope": {"tenant": "acme"}, "k": 5}]).to_string();
+    let recall =
+        json!([{"id": "q1", "query": "为什么上次迁移失败？", "scope": {"tenant": "acme"}, "k": 5}])
+            .to_string();
     let requests: Vec<(&str, &str, Option<&str>, Option<&str>)> = vec![
         ("GET", "/healthz", None, None),
         ("POST", "/v1/remember", None, Some(&remember)),
         ("POST", "/v1/remember", Some(key), Some(&remember)),
         ("POST", "/v1/recall", Some(key), Some(&recall)),
         ("GET", "/v1/memories?tenant=acme", Some(key), None),
-        ("POST", "/v1/forget", Some(key), Some(r#"[{"scope":{"tenant":"globex"},"text":"x"}]"#)),
+        (
+            "POST",
+            "/v1/forget",
+            Some(key),
+            Some(r#"[{"scope":{"tenant":"globex"},"text":"x"}]"#),
+        ),
     ];
     for (method, path, k, body) in requests {
         let got = scenario::send(&a, method, &format!("{base}{path}"), k, body);

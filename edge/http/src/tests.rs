@@ -205,7 +205,7 @@ fn field_errors_name_the_item_or_line() {
 fn limits_are_named_with_their_variable() {
     let e = Recorder::default();
     let c = config();
-    let four = format!("[{}]", vec!["{}"; 4].join(","));
+    let four = format!("[{}]", ["{}"; 4].join(","));
     let r = handle(&c, &e, &post("/v1/classify", Some("ek_acme"), &four));
     assert_eq!(
         error_of(&r.body),

@@ -48,7 +48,9 @@ fn args() -> Args {
             "--requests" => a.requests = it.next().and_then(|s| s.parse().ok()).unwrap_or(200),
             "--json" => a.json = true,
             other => {
-                eprintln!("engram-edge-bench: unknown argument {other} (--sizes N,M --requests N --json)");
+                eprintln!(
+                    "engram-edge-bench: unknown argument {other} (--sizes N,M --requests N --json)"
+                );
                 std::process::exit(2);
             }
         }
@@ -90,7 +92,13 @@ fn seed(base: &str, key: &str, n: u64) -> Duration {
     while i < n {
         let end = (i + 500).min(n);
         let batch: Vec<Value> = (i..end).map(import_line).collect();
-        let (s, v) = scenario::send(&a, "POST", &format!("{base}/v1/import"), Some(key), Some(&Value::Array(batch).to_string()));
+        let (s, v) = scenario::send(
+            &a,
+            "POST",
+            &format!("{base}/v1/import"),
+            Some(key),
+            Some(&Value::Array(batch).to_string()),
+        );
         assert_eq!(s, 200, "seeding failed: {v}");
         i = end;
     }
@@ -106,12 +114,24 @@ fn measure(base: &str, key: &str, requests: u64) -> (Value, Value) {
         c.scope = workload::scope(workload::TENANT, workload::USER);
         let body = json!([wire::CandidateIn::from(c)]).to_string();
         let t = Instant::now();
-        let (s, v) = scenario::send(&a, "POST", &format!("{base}/v1/remember"), Some(key), Some(&body));
+        let (s, v) = scenario::send(
+            &a,
+            "POST",
+            &format!("{base}/v1/remember"),
+            Some(key),
+            Some(&body),
+        );
         remember.push(t.elapsed().as_secs_f64() * 1e3);
         assert_eq!(s, 200, "remember: {v}");
         let body = json!([wire::QueryIn::from(workload::query(7, i))]).to_string();
         let t = Instant::now();
-        let (s, v) = scenario::send(&a, "POST", &format!("{base}/v1/recall"), Some(key), Some(&body));
+        let (s, v) = scenario::send(
+            &a,
+            "POST",
+            &format!("{base}/v1/recall"),
+            Some(key),
+            Some(&body),
+        );
         recall.push(t.elapsed().as_secs_f64() * 1e3);
         assert_eq!(s, 200, "recall: {v}");
     }
@@ -132,7 +152,11 @@ fn instantiate_us(component: &[u8]) -> (f64, f64) {
         for _ in 0..200 {
             let mut store = runner::request_store(&prepared.pre, &db, &[]);
             let t = Instant::now();
-            let _ = prepared.pre.instantiate_async(&mut store).await.expect("instantiate");
+            let _ = prepared
+                .pre
+                .instantiate_async(&mut store)
+                .await
+                .expect("instantiate");
             out.push(t.elapsed().as_secs_f64() * 1e6);
         }
         out
@@ -145,8 +169,13 @@ fn main() {
     let args = args();
     let dir = std::env::temp_dir().join(format!("engram-edge-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch directory");
-    let keys = Keys::for_scenario(&json!({"principal": {"tenant": workload::TENANT}, "steps": []}), &[]);
-    let key = keys.key_for(&json!({"tenant": workload::TENANT})).to_string();
+    let keys = Keys::for_scenario(
+        &json!({"principal": {"tenant": workload::TENANT}, "steps": []}),
+        &[],
+    );
+    let key = keys
+        .key_for(&json!({"tenant": workload::TENANT}))
+        .to_string();
     let key_file = dir.join("keys.jsonl");
     std::fs::write(&key_file, keys.file()).expect("write the key file");
     let serve_exe = std::env::current_exe()
@@ -157,7 +186,7 @@ fn main() {
     for &n in &args.sizes {
         eprintln!("engram-edge-bench: {n} memories…");
         let db = KvDb::open(&dir.join(format!("edge-{n}.db")));
-        let mut edge = EdgeServer::start(
+        let edge = EdgeServer::start(
             engram_edge::EDGE_COMPONENT,
             Arc::clone(&db),
             vec![("ENGRAM_KEYS".into(), keys.file())],
@@ -214,8 +243,13 @@ fn main() {
             let h = &s[host];
             println!(
                 "| {} | {} | {} / {} | {} / {} | {} |",
-                s["memories"], host, h["remember"]["p50_ms"], h["remember"]["p95_ms"],
-                h["recall"]["p50_ms"], h["recall"]["p95_ms"], h["seed_s"]
+                s["memories"],
+                host,
+                h["remember"]["p50_ms"],
+                h["remember"]["p95_ms"],
+                h["recall"]["p50_ms"],
+                h["recall"]["p95_ms"],
+                h["seed_s"]
             );
         }
     }

@@ -29,7 +29,8 @@ fn repo_root() -> PathBuf {
 /// A directory with jco and preview2-shim installed and the runner's two
 /// scripts beside them.
 pub fn provision() -> PathBuf {
-    let version = version_of("node").unwrap_or_else(|e| panic!("the jco runner needs Node.js ≥ 20 on PATH: {e}"));
+    let version = version_of("node")
+        .unwrap_or_else(|e| panic!("the jco runner needs Node.js ≥ 20 on PATH: {e}"));
     match major_minor(&version) {
         Some((major, _)) if major >= 20 => {}
         _ => panic!("the jco runner needs Node.js ≥ 20, found {version:?}"),

@@ -3,10 +3,10 @@
 //! the store conformance suite (`store_adapter`), and an HTTP server on
 //! wasmtime's own `wasi:http` implementation (`runner`).
 
+pub mod jco;
 pub mod kv_host;
 pub mod runner;
 pub mod scenario;
 pub mod serve_process;
 pub mod store_adapter;
-pub mod jco;
 pub mod wasmtime_cli;

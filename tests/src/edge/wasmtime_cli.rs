@@ -15,9 +15,8 @@ const FEATURES: &str = "run,serve,wasi-keyvalue,wasi-config,cranelift,component-
 pub fn provision() -> PathBuf {
     let root = cache_dir().join(format!("wasmtime-cli-{VERSION}"));
     let exe = root.join("bin/wasmtime");
-    let ok = |exe: &PathBuf| {
-        version_of(&exe.display().to_string()).is_ok_and(|v| v.contains(VERSION))
-    };
+    let ok =
+        |exe: &PathBuf| version_of(&exe.display().to_string()).is_ok_and(|v| v.contains(VERSION));
     if ok(&exe) {
         return exe;
     }
@@ -47,7 +46,10 @@ pub fn provision() -> PathBuf {
             .env_remove("RUSTFLAGS"),
         "cargo install wasmtime-cli",
     );
-    eprintln!("provision: wasmtime {VERSION} installed in {:.1?}", t.elapsed());
+    eprintln!(
+        "provision: wasmtime {VERSION} installed in {:.1?}",
+        t.elapsed()
+    );
     assert!(ok(&exe), "cargo install left no working {}", exe.display());
     exe
 }
