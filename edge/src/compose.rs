@@ -10,20 +10,34 @@
 use wac_graph::types::Package;
 use wac_graph::{CompositionGraph, EncodeOptions, NodeId, PackageId};
 
-/// The exported item of `package` whose name starts with `prefix`
-/// (versions are the builds', not this file's).
+/// The item of `package` whose name starts with `prefix` among its
+/// exports (`exported`) or imports; versions are the builds', not this
+/// file's.
+fn item_named(
+    graph: &CompositionGraph,
+    package: PackageId,
+    prefix: &str,
+    exported: bool,
+) -> Result<String, String> {
+    let world = &graph.types()[graph[package].ty()];
+    let (names, verb) = if exported {
+        (&world.exports, "exports")
+    } else {
+        (&world.imports, "imports")
+    };
+    names
+        .keys()
+        .find(|name| name.starts_with(prefix))
+        .cloned()
+        .ok_or_else(|| format!("{} {verb} nothing named {prefix}…", graph[package].name()))
+}
+
 fn export_named(
     graph: &CompositionGraph,
     package: PackageId,
     prefix: &str,
 ) -> Result<String, String> {
-    let world = &graph.types()[graph[package].ty()];
-    world
-        .exports
-        .keys()
-        .find(|name| name.starts_with(prefix))
-        .cloned()
-        .ok_or_else(|| format!("{} exports nothing named {prefix}…", graph[package].name()))
+    item_named(graph, package, prefix, true)
 }
 
 fn import_named(
@@ -31,13 +45,7 @@ fn import_named(
     package: PackageId,
     prefix: &str,
 ) -> Result<String, String> {
-    let world = &graph.types()[graph[package].ty()];
-    world
-        .imports
-        .keys()
-        .find(|name| name.starts_with(prefix))
-        .cloned()
-        .ok_or_else(|| format!("{} imports nothing named {prefix}…", graph[package].name()))
+    item_named(graph, package, prefix, false)
 }
 
 /// Wire export `prefix` of instance `from` (of `package`) into the same-named
@@ -58,16 +66,34 @@ fn wire(
         .map_err(|e| format!("{import} ← {export}: {e:#}"))
 }
 
+fn register(graph: &mut CompositionGraph, name: &str, bytes: &[u8]) -> Result<PackageId, String> {
+    let pkg = Package::from_bytes(name, None, bytes.to_vec(), graph.types_mut())
+        .map_err(|e| format!("{name}: {e:#}"))?;
+    graph
+        .register_package(pkg)
+        .map_err(|e| format!("{name}: {e:#}"))
+}
+
+/// Export instance `from`'s `wasi:http/incoming-handler` and encode.
+fn export_handler(
+    mut graph: CompositionGraph,
+    (from, package): (NodeId, PackageId),
+) -> Result<Vec<u8>, String> {
+    let handler = export_named(&graph, package, "wasi:http/incoming-handler@")?;
+    let item = graph
+        .alias_instance_export(from, &handler)
+        .map_err(|e| format!("{handler}: {e}"))?;
+    graph
+        .export(item, &handler)
+        .map_err(|e| format!("exporting {handler}: {e}"))?;
+    graph
+        .encode(EncodeOptions::default())
+        .map_err(|e| format!("encoding the composition: {e:#}"))
+}
+
 /// Compose the three components into the edge component.
 pub fn compose(policy: &[u8], kv_store: &[u8], http: &[u8]) -> Result<Vec<u8>, String> {
     let mut graph = CompositionGraph::new();
-    let register = |graph: &mut CompositionGraph, name: &str, bytes: &[u8]| {
-        let pkg = Package::from_bytes(name, None, bytes.to_vec(), graph.types_mut())
-            .map_err(|e| format!("{name}: {e:#}"))?;
-        graph
-            .register_package(pkg)
-            .map_err(|e| format!("{name}: {e:#}"))
-    };
     let kv_pkg = register(&mut graph, "engram:edge-kv-store", kv_store)?;
     let policy_pkg = register(&mut graph, "engram:memory-policy", policy)?;
     let http_pkg = register(&mut graph, "engram:edge-http", http)?;
@@ -88,17 +114,7 @@ pub fn compose(policy: &[u8], kv_store: &[u8], http: &[u8]) -> Result<Vec<u8>, S
     wire(&mut graph, kv, http, "engram:memory/store@")?;
     wire(&mut graph, kv, http, "engram:edge/session@")?;
     wire(&mut graph, policy, http, "engram:memory/json@")?;
-
-    let handler = export_named(&graph, http_pkg, "wasi:http/incoming-handler@")?;
-    let item = graph
-        .alias_instance_export(http.0, &handler)
-        .map_err(|e| format!("{handler}: {e}"))?;
-    graph
-        .export(item, &handler)
-        .map_err(|e| format!("exporting {handler}: {e}"))?;
-    graph
-        .encode(EncodeOptions::default())
-        .map_err(|e| format!("encoding the composition: {e:#}"))
+    export_handler(graph, http)
 }
 
 /// The edge component with its `wasi:keyvalue` draft2 imports served by
@@ -106,13 +122,6 @@ pub fn compose(policy: &[u8], kv_store: &[u8], http: &[u8]) -> Result<Vec<u8>, S
 /// keyvalue`, which provides only the first draft.
 pub fn bridge_keyvalue(edge: &[u8], bridge: &[u8]) -> Result<Vec<u8>, String> {
     let mut graph = CompositionGraph::new();
-    let register = |graph: &mut CompositionGraph, name: &str, bytes: &[u8]| {
-        let pkg = Package::from_bytes(name, None, bytes.to_vec(), graph.types_mut())
-            .map_err(|e| format!("{name}: {e:#}"))?;
-        graph
-            .register_package(pkg)
-            .map_err(|e| format!("{name}: {e:#}"))
-    };
     let bridge_pkg = register(&mut graph, "engram:edge-kv-draft-bridge", bridge)?;
     let edge_pkg = register(&mut graph, "engram:edge", edge)?;
     let bridge = (graph.instantiate(bridge_pkg), bridge_pkg);
@@ -124,32 +133,29 @@ pub fn bridge_keyvalue(edge: &[u8], bridge: &[u8]) -> Result<Vec<u8>, String> {
     ] {
         wire(&mut graph, bridge, edge, name)?;
     }
-    let handler = export_named(&graph, edge_pkg, "wasi:http/incoming-handler@")?;
-    let item = graph
-        .alias_instance_export(edge.0, &handler)
-        .map_err(|e| format!("{handler}: {e}"))?;
-    graph
-        .export(item, &handler)
-        .map_err(|e| format!("exporting {handler}: {e}"))?;
-    graph
-        .encode(EncodeOptions::default())
-        .map_err(|e| format!("encoding the bridged composition: {e:#}"))
+    export_handler(graph, edge)
+}
+
+/// The names a component imports (`exports` false) or exports.
+fn world_names(component: &[u8], exports: bool) -> Result<Vec<String>, String> {
+    let mut graph = CompositionGraph::new();
+    let pkg = Package::from_bytes("engram:edge", None, component.to_vec(), graph.types_mut())
+        .map_err(|e| format!("{e:#}"))?;
+    let world = &graph.types()[pkg.ty()];
+    let names = if exports {
+        &world.exports
+    } else {
+        &world.imports
+    };
+    Ok(names.keys().cloned().collect())
 }
 
 /// The composition's imports (names as the runtime sees them).
 pub fn imports_of(component: &[u8]) -> Result<Vec<String>, String> {
-    let mut graph = CompositionGraph::new();
-    let pkg = Package::from_bytes("engram:edge", None, component.to_vec(), graph.types_mut())
-        .map_err(|e| format!("{e:#}"))?;
-    let world = &graph.types()[pkg.ty()];
-    Ok(world.imports.keys().cloned().collect())
+    world_names(component, false)
 }
 
 /// The composition's exports.
 pub fn exports_of(component: &[u8]) -> Result<Vec<String>, String> {
-    let mut graph = CompositionGraph::new();
-    let pkg = Package::from_bytes("engram:edge", None, component.to_vec(), graph.types_mut())
-        .map_err(|e| format!("{e:#}"))?;
-    let world = &graph.types()[pkg.ty()];
-    Ok(world.exports.keys().cloned().collect())
+    world_names(component, true)
 }
