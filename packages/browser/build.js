@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds the static browser demo and test page from the npm package's
-// sources (one implementation of the wire layer and the stores):
+// sources (one implementation of the host and the stores):
 //
 //   node packages/browser/build.js [OUT_DIR]        (default packages/browser/dist)
 //
