@@ -6,10 +6,9 @@
 //! `json.call`. The answers are the contract's output lines, as a JSON
 //! array or JSON Lines.
 
-use engram_contract::types::{Scope, Status};
 use serde_json::{json, Map, Value};
 
-use engram_contract::route;
+use engram_contract::route::{self, ListQuery};
 
 use crate::auth::{authenticate, own_scope, scope_json, Principal};
 use crate::batch::{body_text, named, read_batch};
@@ -242,10 +241,9 @@ fn run(
             Ok(respond_one(&out))
         }
         Route::List => {
-            let (scope, statuses) = list_query(&req.query, principal)?;
-            principal.check(&scope, "query")?;
-            let input = json!({ "scope": scope_json(&scope), "statuses": statuses }).to_string();
-            let out = engine.call("list", &input).map_err(from_policy)?;
+            let query = list_query(&req.query, principal)?;
+            principal.check(&query.scope, "query")?;
+            let out = engine.call("list", &query.input()).map_err(from_policy)?;
             Ok(respond(out, ndjson_out))
         }
         Route::History => {
@@ -299,40 +297,14 @@ fn forget(
     Ok(respond(lines, ndjson_out))
 }
 
-/// `?tenant=&user=&project=&thread=&agent=&status=`: an absent tenant,
-/// user or project is the key's own.
-fn list_query(query: &str, principal: &Principal) -> Result<(Scope, Vec<&'static str>), ApiError> {
-    let mut scope = own_scope(principal);
-    let mut statuses = Vec::new();
-    for pair in query.split('&').filter(|p| !p.is_empty()) {
+/// `?tenant=&user=&project=&thread=&agent=&status=` (read as serve reads
+/// it, `route::ListQuery`): an absent tenant, user or project is the key's own.
+fn list_query(query: &str, principal: &Principal) -> Result<ListQuery, ApiError> {
+    let params = query.split('&').filter(|p| !p.is_empty()).map(|pair| {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let value = percent_decode(value, true);
-        match percent_decode(name, true).as_str() {
-            "tenant" => scope.tenant = value,
-            "user" => scope.user = Some(value),
-            "project" => scope.project = Some(value),
-            "thread" => scope.thread = Some(value),
-            "agent" => scope.agent = Some(value),
-            "status" => {
-                for s in value.split(',').filter(|s| !s.is_empty()) {
-                    let status = Status::from_name(s).ok_or_else(|| {
-                        let names: Vec<&str> = Status::ALL.iter().map(|s| s.name()).collect();
-                        ApiError::bad_request(format!(
-                            "status: unknown status '{s}' ({})",
-                            names.join(", ")
-                        ))
-                    })?;
-                    statuses.push(status.name());
-                }
-            }
-            other => {
-                return Err(ApiError::bad_request(format!(
-                "unknown query parameter '{other}' (tenant, user, project, thread, agent, status)"
-            )))
-            }
-        }
-    }
-    Ok((scope, statuses))
+        (percent_decode(name, true), percent_decode(value, true))
+    });
+    ListQuery::read(own_scope(principal), params).map_err(ApiError::bad_request)
 }
 
 fn wants_ndjson(req: &Request) -> bool {

@@ -3,6 +3,7 @@
 //! key file, which hold only each key's SHA-256). The same answers as
 //! `engram serve` (host/src/app/serve/auth.rs).
 
+use engram_contract::reach::{self, Reach};
 use serde::Deserialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -52,31 +53,14 @@ impl Principal {
     }
 
     /// The first dimension of `scope` outside this principal, with both
-    /// values (the store's wording, host/src/backend.rs `denial`).
+    /// values, as the store words it (`engram_contract::reach`).
     pub fn denial(&self, scope: &Scope) -> Option<String> {
-        if self.tenant != scope.tenant {
-            return Some(format!(
-                "tenant '{}' is outside this store handle's tenant '{}'",
-                scope.tenant, self.tenant
-            ));
-        }
-        for (dimension, allowed, asked) in [
-            ("user", &self.user, &scope.user),
-            ("project", &self.project, &scope.project),
-        ] {
-            if let Some(allowed) = allowed {
-                if asked.as_ref() != Some(allowed) {
-                    let asked = match asked {
-                        Some(v) => format!("{dimension} '{v}'"),
-                        None => format!("a scope without a {dimension}"),
-                    };
-                    return Some(format!(
-                        "{asked} is outside this store handle's {dimension} '{allowed}'"
-                    ));
-                }
-            }
-        }
-        None
+        let held = Reach {
+            tenant: &self.tenant,
+            user: self.user.as_deref(),
+            project: self.project.as_deref(),
+        };
+        reach::denial(held, scope.into(), reach::STORE_HANDLE)
     }
 }
 

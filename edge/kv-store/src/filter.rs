@@ -8,6 +8,7 @@
 use crate::bindings::exports::engram::memory::store::{Filter, Principal, ScopeMatch};
 use crate::model::{Class, Row};
 use crate::types::{Scope, Sensitivity, Status};
+use engram_contract::reach::{self, Reach};
 
 pub fn sensitivity_rank(s: Sensitivity) -> u8 {
     match s {
@@ -18,32 +19,20 @@ pub fn sensitivity_rank(s: Sensitivity) -> u8 {
     }
 }
 
-/// Why `scope` lies outside `principal` (the host's wording,
-/// `host/src/backend.rs::denial`), or `None`.
+/// Why `scope` lies outside `principal`, as every store words it
+/// (`engram_contract::reach`), or `None`.
 pub fn denial(principal: &Principal, scope: &Scope) -> Option<String> {
-    if principal.tenant != scope.tenant {
-        return Some(format!(
-            "tenant '{}' is outside this store handle's tenant '{}'",
-            scope.tenant, principal.tenant
-        ));
-    }
-    for (dimension, allowed, asked) in [
-        ("user", &principal.user, &scope.user),
-        ("project", &principal.project, &scope.project),
-    ] {
-        if let Some(allowed) = allowed {
-            if asked.as_ref() != Some(allowed) {
-                let asked = match asked {
-                    Some(v) => format!("{dimension} '{v}'"),
-                    None => format!("a scope without a {dimension}"),
-                };
-                return Some(format!(
-                    "{asked} is outside this store handle's {dimension} '{allowed}'"
-                ));
-            }
-        }
-    }
-    None
+    let held = Reach {
+        tenant: &principal.tenant,
+        user: principal.user.as_deref(),
+        project: principal.project.as_deref(),
+    };
+    let asked = Reach {
+        tenant: &scope.tenant,
+        user: scope.user.as_deref(),
+        project: scope.project.as_deref(),
+    };
+    reach::denial(held, asked, reach::STORE_HANDLE)
 }
 
 pub fn covers(principal: &Principal, scope: &Scope) -> bool {
