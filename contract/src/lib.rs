@@ -4,8 +4,8 @@
 //! serde types of every input and output and their mapping to `types`;
 //! `ops`: the table of operations), and what stores and transports need
 //! besides (`body`, the memory row body; `route`, what a transport reads
-//! before a call; `reach`, a principal's reach and the wording of a
-//! denial; `time`, RFC 3339).
+//! before a call; `item`, which item of a call an error is about; `reach`,
+//! a principal's reach and the wording of a denial; `time`, RFC 3339).
 //!
 //! The crate is compiled into the component, which exports it as the
 //! `json` interface (`wit/json.wit`): the CLI, `engram serve`, `engram
@@ -36,6 +36,7 @@ pub mod wasmtime_types;
 
 pub mod body;
 mod input;
+pub mod item;
 pub mod ops;
 pub mod reach;
 pub mod route;

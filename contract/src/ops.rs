@@ -221,13 +221,7 @@ fn via<I: DeserializeOwned, W: From<I>>(item: Item<'_>, form: Form) -> Result<W,
 /// A policy error about item `i` of a call, pointed at where that item
 /// was in the input.
 fn at_item(e: Error, at: &[u32]) -> Error {
-    match e {
-        Error::InvalidInput(mut f) => {
-            f.index = f.index.and_then(|i| at.get(i as usize).copied());
-            Error::InvalidInput(f)
-        }
-        other => other,
-    }
+    crate::item::repoint(e, |i| at.get(i as usize).copied())
 }
 
 /// One output line per item of the batch.

@@ -21,6 +21,9 @@ pub struct Routed<'a> {
     pub scope: Option<Scope>,
     /// Its `memory_id`, when it has one (forget selectors).
     pub memory_id: Option<String>,
+    /// Its `id`, when it is a string: the memory a review item acts on (a
+    /// candidate's or a query's own label otherwise).
+    pub id: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -29,6 +32,9 @@ struct Peek {
     scope: Option<crate::wire::Scope>,
     #[serde(default)]
     memory_id: Option<String>,
+    // Any JSON: an `id` that is no string must not hide the scope.
+    #[serde(default)]
+    id: Option<serde_json::Value>,
 }
 
 /// The items of a batch (JSON Lines or a JSON array) with their scopes.
@@ -38,14 +44,18 @@ pub fn batch(input: &str) -> Result<(Form, Vec<Routed<'_>>), Error> {
         .into_iter()
         .map(|item| {
             let peek = serde_json::from_str::<Peek>(item.text).ok();
-            let (scope, memory_id) = peek
-                .map(|p| (p.scope.map(Into::into), p.memory_id))
-                .unwrap_or((None, None));
+            let (scope, memory_id, id) = peek
+                .map(|p| {
+                    let id = p.id.and_then(|v| v.as_str().map(str::to_string));
+                    (p.scope.map(Into::into), p.memory_id, id)
+                })
+                .unwrap_or((None, None, None));
             Routed {
                 index: item.index,
                 text: item.text,
                 scope,
                 memory_id,
+                id,
             }
         })
         .collect();
@@ -153,18 +163,27 @@ mod tests {
 
     #[test]
     fn items_are_routed_by_scope_and_rejoined_in_their_form() {
-        let input = "{\"memory_id\":\"m-1\"}\n\n{\"scope\":{\"tenant\":\"acme\",\"user\":\"u1\"},\"text\":\"x\"}\nnot json\n";
+        let input = "{\"memory_id\":\"m-1\"}\n\n{\"scope\":{\"tenant\":\"acme\",\"user\":\"u1\"},\"text\":\"x\",\"id\":7}\nnot json\n{\"id\":\"m-2\",\"revision\":1}\n";
         let (form, items) = batch(input).unwrap();
         assert_eq!(form, Form::Lines);
         assert_eq!(
             items.iter().map(|i| i.index).collect::<Vec<_>>(),
-            vec![0, 2, 3]
+            vec![0, 2, 3, 4]
+        );
+        assert_eq!(
+            items[3].id.as_deref(),
+            Some("m-2"),
+            "a review item's memory"
         );
         assert_eq!(items[0].memory_id.as_deref(), Some("m-1"));
         let scope = items[1].scope.as_ref().unwrap();
         assert_eq!(
             (scope.tenant.as_str(), scope.user.as_deref()),
             ("acme", Some("u1"))
+        );
+        assert!(
+            items[1].id.is_none(),
+            "an id that is no string is no memory id"
         );
         assert!(items[2].scope.is_none() && items[2].memory_id.is_none());
         assert_eq!(

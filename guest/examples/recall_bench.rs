@@ -13,8 +13,9 @@ use engram_guest::core::config::Policy;
 use engram_guest::core::store::FixedClock;
 use engram_guest::testing::memstore::MemStore;
 use engram_guest::types::{
-    Candidate, Datetime, Entry, ImportRecord, MemoryKind, Query, Scope, Source, SourceKind,
+    Candidate, Datetime, ImportRecord, MemoryKind, Query, Scope, Source, SourceKind,
 };
+use engram_guest::write::model::train::data::entries;
 use serde_json::Value;
 
 fn parse_datetime(s: &str) -> Option<Datetime> {
@@ -62,22 +63,6 @@ fn scope(v: &Value) -> Scope {
         thread: opt_str(v, "thread"),
         agent: opt_str(v, "agent"),
     }
-}
-
-fn entries(v: Option<&Value>) -> Vec<Entry> {
-    v.and_then(|x| x.as_object())
-        .map(|o| {
-            o.iter()
-                .map(|(k, v)| Entry {
-                    key: k.clone(),
-                    value: v
-                        .as_str()
-                        .map(str::to_string)
-                        .unwrap_or_else(|| v.to_string()),
-                })
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 fn kind(s: &str) -> MemoryKind {

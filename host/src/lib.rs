@@ -50,8 +50,8 @@ pub enum Error {
 pub fn describe_policy_error(e: &w::Error) -> String {
     match e {
         w::Error::InvalidInput(f) => match f.index {
-            Some(i) => format!("item {}: field `{}`: {}", i, f.field, f.message),
-            None => format!("field `{}`: {}", f.field, f.message),
+            Some(i) => format!("item {i}: {}", engram_contract::item::field_text(f)),
+            None => engram_contract::item::field_text(f),
         },
         w::Error::Unsupported(m) => format!("unsupported: {m}"),
         w::Error::NotFound(m) => format!("not found: {m}"),
@@ -59,6 +59,18 @@ pub fn describe_policy_error(e: &w::Error) -> String {
         w::Error::Conflict(m) => format!("conflict: {m}"),
         w::Error::Store(m) => format!("store: {m}"),
         w::Error::LimitExceeded(m) => format!("limit exceeded: {m}"),
+    }
+}
+
+impl Error {
+    /// The input item a policy error is about (its 0-based index in the
+    /// call) and the error's text without that index, so a caller can name
+    /// the item as its input does ("line 3", "item 3"; `engram_contract::item`).
+    pub fn about_item(&self) -> Option<(u32, String)> {
+        match self {
+            Error::Policy(e) => engram_contract::item::about_item(e),
+            _ => None,
+        }
     }
 }
 
@@ -289,6 +301,7 @@ impl Engram {
                 .call_review(s, &items))
         })
     }
+
     /// Run an operation of the JSON contract (SPEC §4; the component's
     /// `json` export, `engram_contract::ops`) for `principal` on `input`
     /// and return its JSON Lines. A writing operation runs under the

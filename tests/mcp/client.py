@@ -3,7 +3,9 @@
 Usage: client.py ENGRAM DB TENANT USER [EXTRA ARGS…]
 Spawns `ENGRAM mcp --db DB --tenant TENANT --user USER EXTRA…`, lists the tools,
 runs remember -> recall -> list_memories -> memory_history -> pack_context ->
-forget -> recall, and prints one JSON object with what each step returned.
+forget -> recall, then remembers two inferences (held pending), reviews
+them (review_memories: approve one, reject the other) and lists the result,
+and prints one JSON object with what each step returned.
 """
 
 import asyncio
@@ -64,6 +66,23 @@ async def main():
             out["forget"] = payload(await call("forget", {"memory_id": memory_id}))
             out["recall_after"] = payload(await call("recall", query))
             out["bad_call"] = payload(await call("forget", {}))
+            out["pending"] = [payload(await call("remember", c)) for c in [
+                {"text": "The user prefers dark mode in the dashboard", "source": {"kind": "behavior", "ref": "evt-ui-88"}, "kind_hint": "semantic", "subject": f"user:{user}",
+                 "predicate": "ui_theme", "object": "dark"},
+                {"text": "order-service 部署在 AWS", "source": {"kind": "agent", "ref": "run-17"},
+                 "kind_hint": "semantic", "subject": "order-service", "predicate": "部署在", "object": "AWS"},
+            ]]
+            listed = payload(await call("list_memories", {"statuses": ["pending"]}))
+            out["list_pending"] = listed
+            items = (listed["data"] or {}).get("items", []) if isinstance(listed["data"], dict) else []
+            verdicts = [
+                {"id": m["id"], "revision": m["revision"], "verdict": v, "reference": f"mcp:{user}"}
+                for m, v in zip(sorted(items, key=lambda m: m["text"]), ["approve", "reject"])
+            ]
+            out["bad_review"] = payload(await call("review_memories", {
+                "items": [dict(verdicts[0], verdict="maybe")] if verdicts else []}))
+            out["review"] = payload(await call("review_memories", {"items": verdicts}))
+            out["list_after_review"] = payload(await call("list_memories", {}))
     print(json.dumps(out))
 
 

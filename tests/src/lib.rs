@@ -95,6 +95,23 @@ pub fn query(tenant: &str, user: Option<&str>, text: &str, k: u32) -> w::Query {
     }
 }
 
+/// Two candidate lines (SPEC §4) the policy holds for review (`pending`):
+/// a preference inferred from the user's behaviour and a fact inferred by
+/// an agent, both in `tenant`/`user`.
+pub fn pending_candidates(tenant: &str, user: &str) -> [serde_json::Value; 2] {
+    let scope = serde_json::json!({"tenant": tenant, "user": user});
+    [
+        serde_json::json!({"id": "b1", "text": "The user prefers dark mode in the dashboard",
+            "scope": scope, "source": {"kind": "behavior", "ref": "evt-ui-88"},
+            "kind_hint": "semantic", "subject": format!("user:{user}"),
+            "predicate": "ui_theme", "object": "dark"}),
+        serde_json::json!({"id": "a1", "text": "order-service 部署在 AWS",
+            "scope": scope, "source": {"kind": "agent", "ref": "run-17"},
+            "kind_hint": "semantic", "subject": "order-service",
+            "predicate": "部署在", "object": "AWS"}),
+    ]
+}
+
 /// Run the CLI in-process with `args` (after `engram`) and `stdin`.
 pub fn cli(args: &[&str], stdin: &str) -> Result<String, engram_host::cli::Failure> {
     cli_bytes(args, stdin.as_bytes())

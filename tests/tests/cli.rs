@@ -1,7 +1,7 @@
 //! The `engram` command line (SPEC §4), run in-process.
 
-use engram_tests::{cli, temp_db};
-use serde_json::Value;
+use engram_tests::{cli, pending_candidates, temp_db};
+use serde_json::{json, Value};
 
 const NOW: &str = "2026-08-01T10:00:00+08:00";
 
@@ -138,4 +138,129 @@ fn a_bad_now_is_a_clear_error() {
     let err =
         cli(&["recall", "--db", ":memory:", "--now", "yesterday"], "").expect_err("bad --now");
     assert!(err.message.contains("--now"), "{}", err.message);
+}
+
+/// `engram review` approves one pending memory and rejects another in one
+/// transaction; `list` shows the approval as a new active revision with the
+/// reviewer as its source and the rejection as retracted; a bad line names
+/// its line and field and writes nothing.
+#[test]
+fn review_approves_one_pending_memory_and_rejects_another() {
+    let db = temp_db("review");
+    let principal = [
+        "--db", &db, "--now", NOW, "--tenant", "acme", "--user", "u1",
+    ];
+    let with = |cmd: &'static str| [&[cmd][..], &principal[..]].concat();
+    let input: Vec<String> = pending_candidates("acme", "u1")
+        .iter()
+        .map(Value::to_string)
+        .collect();
+    let decisions = lines(&cli(&with("remember"), &input.join("\n")).expect("remember"));
+    let ids: Vec<&str> = decisions
+        .iter()
+        .map(|d| {
+            assert_eq!(d["disposition"], "pending", "{d}");
+            d["memory_id"].as_str().expect("memory id")
+        })
+        .collect();
+    let (approved, rejected) = (ids[0], ids[1]);
+    let statuses = |db: &str| -> Vec<(String, String, u64)> {
+        let mut v: Vec<_> =
+            lines(&cli(&["list", "--db", db, "--tenant", "acme"], "").expect("list"))
+                .iter()
+                .map(|m| {
+                    (
+                        m["id"].as_str().unwrap_or_default().to_string(),
+                        m["status"].as_str().unwrap_or_default().to_string(),
+                        m["revision"].as_u64().unwrap_or_default(),
+                    )
+                })
+                .collect();
+        v.sort();
+        v
+    };
+    let before = statuses(&db);
+    assert!(before.iter().all(|(_, s, _)| s == "pending"), "{before:?}");
+
+    // A verdict on a revision that does not exist fails the whole input,
+    // naming its line; the first line's approval is rolled back.
+    let bad = format!(
+        "{}\n{}\n",
+        json!({"id": approved, "revision": 1, "verdict": "approve"}),
+        json!({"id": rejected, "revision": 7, "verdict": "reject"})
+    );
+    let err = cli(&with("review"), &bad).expect_err("an unknown revision");
+    assert_ne!(err.code, 0);
+    assert!(
+        err.message.starts_with("line 2: not found") && err.message.contains("revision 7"),
+        "{}",
+        err.message
+    );
+    let err = cli(
+        &with("review"),
+        &json!({"id": approved, "revision": 1, "verdict": "maybe"}).to_string(),
+    )
+    .expect_err("an unknown verdict");
+    assert!(
+        err.message.contains("line 1: field `verdict`"),
+        "{}",
+        err.message
+    );
+    assert_eq!(statuses(&db), before, "a failed review wrote nothing");
+
+    let verdicts = format!(
+        "{}\n\n{}\n",
+        json!({"id": approved, "revision": 1, "verdict": "approve", "reference": "cli:u1"}),
+        json!({"id": rejected, "revision": 1, "verdict": "reject"})
+    );
+    let out = lines(&cli(&with("review"), &verdicts).expect("review"));
+    assert_eq!(out.len(), 2, "one outcome per verdict: {out:?}");
+    assert_eq!(out[0]["verdict"], "approve");
+    assert_eq!(out[0]["reviewed"], json!({"id": approved, "revision": 1}));
+    assert_eq!(
+        out[0]["approved_as"],
+        json!({"id": approved, "revision": 2})
+    );
+    assert_eq!(out[1]["verdict"], "reject");
+    assert_eq!(out[1]["approved_as"], Value::Null);
+    assert!(
+        out[1]["reason"]
+            .as_str()
+            .unwrap_or("")
+            .contains("retracted"),
+        "{}",
+        out[1]
+    );
+
+    let mut want = vec![
+        (approved.to_string(), "active".to_string(), 2),
+        (rejected.to_string(), "retracted".to_string(), 1),
+    ];
+    want.sort();
+    assert_eq!(statuses(&db), want);
+    let history = lines(&cli(&["history", "--db", &db, "--id", approved], "").expect("history"));
+    assert_eq!(history.len(), 2, "{history:?}");
+    assert_eq!(history[0]["status"], "superseded");
+    assert_eq!(
+        history[1]["source"]["ref"], "cli:u1",
+        "the reviewer is the source"
+    );
+
+    // Without --tenant the memory's own tenant acts; a reviewed revision
+    // cannot be reviewed again.
+    let again = json!({"id": rejected, "revision": 1, "verdict": "approve"}).to_string();
+    let err = cli(&["review", "--db", &db, "--now", NOW], &again).expect_err("not pending");
+    assert!(
+        err.message.contains("line 1: field `revision`") && err.message.contains("retracted"),
+        "{}",
+        err.message
+    );
+    let unknown = json!({"id": "m-nope", "revision": 1, "verdict": "approve"}).to_string();
+    let err = cli(&["review", "--db", &db, "--now", NOW], &unknown).expect_err("unknown id");
+    assert!(
+        err.message
+            .contains("line 1: field `id`: no memory with id 'm-nope'"),
+        "{}",
+        err.message
+    );
 }

@@ -196,6 +196,7 @@ fn run_rust_on(scenario: &Value, wasm: &Path, db: &str) -> Value {
                 "list",
                 json!({"scope": s["scope"], "statuses": s.get("statuses").cloned().unwrap_or(json!([]))}),
             ),
+            "review" => ("review", s["items"].clone()),
             "history" => ("history", json!({"id": s["id"]})),
             other => panic!("scenario: unknown op {other:?}"),
         };
@@ -632,6 +633,7 @@ fn python_host() -> &'static PythonHost {
         let dist = work_dir().join("wheel");
         let _ = std::fs::remove_dir_all(&dist);
         let t = Instant::now();
+        let _lock = python_source_lock();
         let out = run(
             Command::new("python3")
                 .arg(repo_root().join("packages/python/build_wheel.py"))
@@ -665,6 +667,12 @@ fn python_host() -> &'static PythonHost {
         let python = provision::python_venv("engram-wheel-venv", &requirements);
         PythonHost { python }
     })
+}
+
+/// Builds in packages/python write its src/engram_memory/ and build/: one
+/// at a time.
+fn python_source_lock() -> DirLock {
+    DirLock::acquire(provision::cache_dir().join("python-source-tree.lock"))
 }
 
 fn python_conformance(store: &str) -> Value {
@@ -898,6 +906,168 @@ fn python_readme_example_runs_offline_from_the_installed_wheel() {
     );
 }
 
+/// What a Python user types, `pip install packages/python` and `pip wheel
+/// packages/python`, goes through the package's in-tree build backend: the
+/// wheel carries the component cargo built (target/engram-memory.wasm) and
+/// the migrations, and the installed package runs its README example
+/// offline. The package copied out of the clone, without a component,
+/// fails naming build_wheel.py rather than building a wheel without one.
+#[test]
+fn pip_wheel_and_pip_install_of_the_source_tree_carry_the_component() {
+    let package = repo_root().join("packages/python");
+    let target_dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("the target directory")
+        .to_path_buf();
+    let built = std::fs::read(target_dir.join("engram-memory.wasm"))
+        .expect("cargo build wrote target/engram-memory.wasm");
+    let pip = |python: &Path| {
+        let mut c = Command::new(python);
+        c.args(["-m", "pip", "--disable-pip-version-check"])
+            .env_remove("ENGRAM_WHEEL_COMPONENT")
+            .env("PYTHONDONTWRITEBYTECODE", "1");
+        c
+    };
+    // wasmtime comes from the index once; the package under test is
+    // (re)installed from the source tree below.
+    let python = provision::python_venv("engram-pip-source-venv", "wasmtime==48.0.0\n");
+
+    let wheels = work_dir().join("pip-wheel");
+    let _ = std::fs::remove_dir_all(&wheels);
+    {
+        let _lock = python_source_lock();
+        run(
+            pip(&python)
+                .args(["wheel", "--no-deps", "-q", "-w"])
+                .arg(&wheels)
+                .arg(&package),
+            "pip wheel packages/python",
+        );
+        run(
+            pip(&python)
+                .args(["install", "--no-deps", "--force-reinstall", "-q"])
+                .arg(&package),
+            "pip install packages/python",
+        );
+    }
+    let wheel = std::fs::read_dir(&wheels)
+        .expect("list the wheel directory")
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "whl"))
+        .expect("pip wheel wrote a wheel");
+    let listing = run(
+        Command::new(&python)
+            .arg("-c")
+            .arg(
+                "import hashlib, sys, zipfile\n\
+             z = zipfile.ZipFile(sys.argv[1])\n\
+             for n in sorted(z.namelist()):\n\
+             \x20   print(n, hashlib.sha256(z.read(n)).hexdigest())",
+            )
+            .arg(&wheel),
+        "list the wheel",
+    );
+    let listing = String::from_utf8_lossy(&listing.stdout);
+    use sha2::Digest;
+    let want = format!(
+        "engram_memory/engram-memory.wasm {}",
+        hex(&sha2::Sha256::digest(&built))
+    );
+    assert!(
+        listing.lines().any(|l| l == want),
+        "{} carries target/engram-memory.wasm:\n{listing}",
+        wheel.display()
+    );
+    for sql in std::fs::read_dir(repo_root().join("host/schema"))
+        .expect("list host/schema")
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "sql"))
+    {
+        let name = format!(
+            "engram_memory/schema/{} ",
+            sql.file_name().to_string_lossy()
+        );
+        assert!(
+            listing.lines().any(|l| l.starts_with(&name)),
+            "the wheel carries {name}:\n{listing}"
+        );
+    }
+
+    let dir = work_dir().join("pip-install-example");
+    std::fs::create_dir_all(&dir).expect("create the example directory");
+    let file = dir.join("example.py");
+    assert_readme_example_runs(
+        "Python (pip install packages/python)",
+        &package.join("README.md"),
+        "python",
+        &file,
+        offline(&python)
+            .current_dir(&dir)
+            .env("ENGRAM_CACHE_DIR", work_dir().join("cache"))
+            .arg(&file),
+    );
+
+    // The package's sources outside any clone, with no component in them.
+    let outside =
+        std::env::temp_dir().join(format!("engram-python-outside-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&outside);
+    copy_sources(&package, &outside);
+    let out = pip(&python)
+        .args(["wheel", "--no-deps", "-w"])
+        .arg(outside.join("dist"))
+        .arg(&outside)
+        .output()
+        .expect("run pip wheel");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&outside);
+    assert!(
+        !out.status.success(),
+        "a wheel without the component was built:\n{said}"
+    );
+    assert!(
+        said.contains("no engram-memory.wasm") && said.contains("packages/python/build_wheel.py"),
+        "the failure names build_wheel.py:\n{said}"
+    );
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Copy a package's sources: everything but what a build copies in or
+/// leaves behind (the component, the migrations, build outputs, caches).
+fn copy_sources(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("create {}: {e}", to.display()));
+    for e in std::fs::read_dir(from)
+        .unwrap_or_else(|e| panic!("list {}: {e}", from.display()))
+        .flatten()
+    {
+        let name = e.file_name().to_string_lossy().to_string();
+        let skip = [
+            "engram-memory.wasm",
+            "schema",
+            "build",
+            "dist",
+            "__pycache__",
+        ];
+        if skip.contains(&name.as_str()) || name.ends_with(".egg-info") {
+            continue;
+        }
+        let path = e.path();
+        if path.is_dir() {
+            copy_sources(&path, &to.join(&name));
+        } else {
+            std::fs::copy(&path, to.join(&name))
+                .unwrap_or_else(|e| panic!("copy {}: {e}", path.display()));
+        }
+    }
+}
+
 /// The Node and Python SQLite stores use the Rust host's schema and row
 /// format: the Rust host opens the files they wrote and lists the same
 /// memories they listed at the end of the scenario.
@@ -999,6 +1169,7 @@ fn the_scenario_exercises_every_export() {
         .collect();
     for op in [
         "remember", "classify", "import", "recall", "pack", "forget", "sweep", "list", "history",
+        "review",
     ] {
         assert!(
             ops.contains(&op),

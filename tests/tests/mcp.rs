@@ -1,7 +1,8 @@
 //! `engram mcp` through a real MCP client from another ecosystem: the
 //! Python `mcp` package (in a provisioned virtualenv) spawns the server,
-//! lists its six tools and calls each one; the remember → recall → forget
-//! → recall round trip must match what the CLI does on the same input.
+//! lists its seven tools and calls each one; the remember → recall → forget
+//! → recall round trip must match what the CLI does on the same input, and
+//! review_memories approves one pending memory and rejects another.
 
 use std::process::Command;
 
@@ -30,7 +31,7 @@ fn mcp_session(db: &str) -> Value {
 }
 
 #[test]
-fn an_mcp_client_lists_six_tools_and_a_round_trip_matches_the_cli() {
+fn an_mcp_client_lists_seven_tools_and_a_round_trip_matches_the_cli() {
     let report = mcp_session(&temp_db("mcp-session"));
     assert_eq!(report["server"], "engram");
 
@@ -45,7 +46,8 @@ fn an_mcp_client_lists_six_tools_and_a_round_trip_matches_the_cli() {
             "memory_history",
             "pack_context",
             "recall",
-            "remember"
+            "remember",
+            "review_memories"
         ]
     );
     for (name, t) in tools {
@@ -64,6 +66,10 @@ fn an_mcp_client_lists_six_tools_and_a_round_trip_matches_the_cli() {
     assert!(
         scope.get("tenant").is_none() && scope.get("thread").is_some(),
         "{scope}"
+    );
+    assert_eq!(
+        tools["review_memories"]["schema"]["required"],
+        json!(["items"])
     );
 
     // The same steps through the CLI, on a database of its own.
@@ -162,4 +168,50 @@ fn an_mcp_client_lists_six_tools_and_a_round_trip_matches_the_cli() {
         "{}",
         report["bad_call"]
     );
+
+    // Review: two inferences wait; one is approved, the other rejected.
+    for d in report["pending"].as_array().expect("two remembers") {
+        assert_eq!(d["data"]["disposition"], "pending", "{d}");
+    }
+    let waiting = report["list_pending"]["data"]["items"]
+        .as_array()
+        .expect("pending memories");
+    assert_eq!(waiting.len(), 2, "{}", report["list_pending"]);
+    assert_eq!(report["bad_review"]["is_error"], true);
+    assert!(
+        report["bad_review"]["data"]
+            .as_str()
+            .unwrap_or("")
+            .contains("verdict"),
+        "a bad verdict is named: {}",
+        report["bad_review"]
+    );
+    let review = &report["review"];
+    assert_eq!(review["is_error"], false, "{review}");
+    let outcomes = review["data"]["items"].as_array().expect("outcomes");
+    assert_eq!(outcomes.len(), 2, "{review}");
+    let verdicts: Vec<&str> = outcomes
+        .iter()
+        .map(|o| o["verdict"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(verdicts, ["approve", "reject"]);
+    let approved = outcomes[0]["reviewed"]["id"].as_str().expect("id");
+    let rejected = outcomes[1]["reviewed"]["id"].as_str().expect("id");
+    assert_eq!(outcomes[0]["approved_as"]["revision"], 2, "{review}");
+    let after = report["list_after_review"]["data"]["items"]
+        .as_array()
+        .expect("listed");
+    let status_of = |id: &str| {
+        after
+            .iter()
+            .find(|m| m["id"] == id)
+            .map(|m| (m["status"].clone(), m["revision"].clone()))
+    };
+    assert_eq!(status_of(approved), Some((json!("active"), json!(2))));
+    assert_eq!(status_of(rejected), Some((json!("retracted"), json!(1))));
+    let approved_memory = after
+        .iter()
+        .find(|m| m["id"] == approved)
+        .expect("approved");
+    assert_eq!(approved_memory["source"]["ref"], "mcp:u1");
 }

@@ -574,3 +574,70 @@ fn the_load_generator_runs_bounded_and_counts_no_errors() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `POST /v1/review` takes the CLI's review lines: one approval and one
+/// rejection in one transaction, seen in `GET /v1/memories`; another
+/// tenant's key cannot see (404), let alone review, them.
+#[test]
+fn review_approves_and_rejects_pending_memories_for_its_key_only() {
+    let keys = keys_file("serve-review");
+    let acme = add_key(&keys, &["--tenant", "acme", "--user", "u1"]);
+    let globex = add_key(&keys, &["--tenant", "globex", "--user", "u1"]);
+    let s = start("serve-review", &keys, &[]);
+    let r = post(
+        &s,
+        "/v1/remember",
+        Some(&acme),
+        &json!(pending_candidates("acme", "u1")),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let ids: Vec<String> = r
+        .json()
+        .as_array()
+        .expect("decisions")
+        .iter()
+        .map(|d| {
+            assert_eq!(d["disposition"], "pending", "{d}");
+            d["memory_id"].as_str().expect("id").to_string()
+        })
+        .collect();
+    let verdicts = json!([
+        {"id": ids[0], "revision": 1, "verdict": "approve", "reference": "api:u1"},
+        {"id": ids[1], "revision": 1, "verdict": "reject"},
+    ]);
+    let before = dump(&s.db);
+    let refused = post(&s, "/v1/review", Some(&globex), &verdicts);
+    assert_eq!(refused.status, 404, "{}", refused.body);
+    assert!(
+        refused.error().starts_with("item 1: not found"),
+        "{}",
+        refused.body
+    );
+    let bad = post(
+        &s,
+        "/v1/review",
+        Some(&acme),
+        &json!([verdicts[0], {"id": ids[1], "revision": 1}]),
+    );
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert!(
+        bad.error().contains("item 2") && bad.error().contains("verdict"),
+        "{}",
+        bad.body
+    );
+    assert_eq!(dump(&s.db), before, "a refused review wrote nothing");
+
+    let done = post(&s, "/v1/review", Some(&acme), &verdicts);
+    assert_eq!(done.status, 200, "{}", done.body);
+    let out = done.json();
+    assert_eq!(out[0]["approved_as"], json!({"id": ids[0], "revision": 2}));
+    assert_eq!(out[1]["verdict"], "reject");
+    let active = get(&s, "/v1/memories?status=active", Some(&acme)).json();
+    assert_eq!(active.as_array().map(Vec::len), Some(1), "{active}");
+    assert_eq!(active[0]["id"], ids[0].as_str());
+    assert_eq!(active[0]["source"]["ref"], "api:u1");
+    let retracted = get(&s, "/v1/memories?status=retracted", Some(&acme)).json();
+    assert_eq!(retracted[0]["id"], ids[1].as_str(), "{retracted}");
+    let pending = get(&s, "/v1/memories?status=pending", Some(&acme)).json();
+    assert_eq!(pending, json!([]));
+}

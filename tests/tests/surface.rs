@@ -80,13 +80,14 @@ fn exports_the_versioned_policy_interface() {
 fn the_component_is_small_and_stripped() {
     let e = engram();
     let bytes = e.runtime().info.bytes;
-    // A guard against bloat, not the target (docs/benchmarks.md). Raised
-    // from 1.0 MB when the write gate gained checksummed identifier schemes,
-    // key/value credential parsing and injection marker families (949 KB →
-    // 1,038 KB at opt-level 3; opt-level 2 saves 44 KB for 9 % slower
-    // classification, "s" 121 KB for 60 %: measured side by side), and from
-    // 1.1 MB when the JSON contract moved into the component (1,058 KB →
-    // 1,544 KB; a wac-composed adapter instead measured 1,653 KB).
-    assert!(bytes < 1_600_000, "component is {bytes} bytes");
+    // A guard against bloat, not the target (docs/benchmarks.md). What the
+    // parts cost, measured on the build each was added in: the policy with
+    // checksummed identifiers, credential parsing and injection markers
+    // 1,058 KB at opt-level 3 (level 2 saves 44 KB for 9 % slower
+    // classification, "s" 121 KB for 60 %); issue 24's structural
+    // detectors +50 KB and the kind model (82 KB of weights plus code)
+    // +123 KB (1,231 KB); the JSON contract exported from inside +487 KB
+    // (1,719 KB; a wac-composed adapter instead measured +596 KB).
+    assert!(bytes < 1_760_000, "component is {bytes} bytes");
     assert_eq!(e.runtime().info.sha256.len(), 64);
 }

@@ -6,7 +6,7 @@
 use crate::types::{MemoryKind, SourceKind};
 
 /// Version of this configuration, recorded on every decision and memory.
-pub const POLICY_VERSION: &str = "engram-policy/2026.12.01-1";
+pub const POLICY_VERSION: &str = "engram-policy/2026.12.02-2";
 /// Version of the extraction code (classification + normalisation).
 pub const EXTRACTOR_VERSION: &str = "engram-extractor/0.1.0";
 
@@ -855,6 +855,10 @@ pub static CUES: Cues = Cues {
             "覆盖之前", "推翻…之前", "新的指令", "ignora…instrucciones", "ignore la", "ignora la",
             "olvida…instrucciones", "ignorez…instructions", "ignore les", "oubliez…instructions",
             "ignoriere", "vergiss…anweisungen", "ignora…istruzioni", "تجاهل", "前の指示", "指示を無視",
+            "ignorez le", "ignorez tout", "ignorez…ci-dessus", "oubliez…ci-dessus", "ignora el",
+            "ignora lo", "ignora los", "ignora las", "ignora todo", "olvida…anterior", "vergiss…obige",
+            "ignoriere…obige", "以上…無視", "上記…無視", "これまで…無視", "無視して", "無視し、",
+            "忘れて…指示",
         ]),
         ("role change", &[
             "you are now a", "you are now an", "you are now the", "you are now in", "you are now my",
@@ -1059,9 +1063,13 @@ pub static CUES: Cues = Cues {
         "steueridentifikationsnummer", "identifikationsnummer", "personnummer", "henkilötunnus", "hetu",
         "nric", "national insurance", "ni number", "nino", "codice fiscale", "dni", "nif", "resident registration",
         "주민등록번호", "tax id", "taxpayer", "itin", "社保号", "社会保障号", "nhs", "pan", "permanent account number",
+        "tin", "bir", "fin", "south african id", "rsa id", "id number", "identity number", "rvnr", "svnr",
+        "sozialversicherungsnummer", "versicherungsnummer", "rentenversicherungsnummer",
     ],
     passport_keywords: &[
         "驾照", "驾驶证", "driver licence", "driver's licence", "driver license", "driver's license", "driving licence", "licence number", "license number", "medical license", "dea number",
+        "drivers license", "drivers licence", "driver's lic", "driver lic", "driving permit", "driver permit", "dl", "dl#", "dl no",
+        "lic#", "lic no", "license no", "licence no", "license #", "licence #", "permit number", "führerschein",
         "护照", "passport",
     ],
     health_id_keywords: &[

@@ -97,6 +97,45 @@ pub fn within(at: Datetime, from: Option<Datetime>, to: Option<Datetime>) -> boo
     from.is_none_or(|f| f.epoch_ms <= at.epoch_ms) && to.is_none_or(|t| at.epoch_ms < t.epoch_ms)
 }
 
+/// RFC 3339: `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`.
+pub fn parse_rfc3339(t: &str) -> Option<Datetime> {
+    let b = t.as_bytes();
+    let num = |r: std::ops::Range<usize>| t.get(r)?.parse::<i64>().ok();
+    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (h, mi, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    let mut i = 19;
+    let mut ms = 0;
+    if b.get(i) == Some(&b'.') {
+        let start = i + 1;
+        i = start;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        let frac = t.get(start..i)?;
+        ms = format!("{frac:0<3}").get(..3)?.parse::<i64>().ok()?;
+    }
+    let offset = match b.get(i) {
+        Some(b'Z' | b'z') => 0,
+        Some(sign @ (b'+' | b'-')) => {
+            let oh = num(i + 1..i + 3)?;
+            let om = num(i + 4..i + 6)?;
+            let o = (oh * 60 + om) as i32;
+            if *sign == b'-' {
+                -o
+            } else {
+                o
+            }
+        }
+        _ => return None,
+    };
+    let days = days_from_civil(y, mo as u32, d as u32);
+    let local = days * 86_400_000 + ((h * 60 + mi) * 60 + sec) * 1000 + ms;
+    Some(Datetime {
+        epoch_ms: local - offset as i64 * 60_000,
+        offset_minutes: offset,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -88,10 +88,10 @@ fn plan(ctx: &Ctx, items: &[ReviewItem]) -> Result<(Vec<ReviewOutcome>, Vec<Writ
         let id = item.id.trim();
         let revs = ctx.store.revisions(id)?;
         let Some(target) = revs.iter().find(|s| s.memory.revision == item.revision) else {
-            return Err(Error::NotFound(format!(
-                "item {i}: no revision {} of memory '{id}'",
-                item.revision
-            )));
+            return Err(engram_contract::item::not_found(
+                i,
+                format_args!("no revision {} of memory '{id}'", item.revision),
+            ));
         };
         if target.memory.status != Status::Pending {
             return Err(invalid(

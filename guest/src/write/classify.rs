@@ -42,6 +42,7 @@ use crate::types::{
 };
 use crate::write::detect::injection::{self, Carrier, Injection, Instruction};
 use crate::write::detect::secrets::{self, Finding};
+use crate::write::model::{self, Features};
 
 /// What a candidate is, and the payload it would be stored with.
 #[derive(Debug, Clone)]
@@ -67,6 +68,9 @@ pub struct Signals {
     pub personal: Vec<Finding>,
     /// Instruction-like content from an untrusted or inferred source: why.
     pub injection: Option<String>,
+    /// Steps from an untrusted source that are not an injection: data for
+    /// review, never instructions (the confidence gate keeps them pending).
+    pub untrusted_steps: Option<String>,
     /// The instruction-like cues, whatever the source.
     pub instruction_like: bool,
     /// A procedure generalised from one observed success: the cue.
@@ -162,8 +166,22 @@ struct Procedure {
     headed: bool,
 }
 
-/// Classify one candidate. `now` stands in for a missing `observed-at`.
-pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification {
+/// What the rule scan found, before the learned model is asked.
+struct Analysis {
+    observed: Datetime,
+    folded: String,
+    s: Scan,
+    untrusted: bool,
+    reasons: Vec<String>,
+    signals: Signals,
+    /// The kind the ordered rules reach, and whether their evidence is strong.
+    rule_kind: CandidateKind,
+    strong: bool,
+    /// The scan's structural signals, named for the model.
+    model_signals: Vec<&'static str>,
+}
+
+fn analyse(c: &Candidate, now: Datetime, policy: &Policy) -> Analysis {
     let wp = &policy.write;
     let observed = c.observed_at.unwrap_or(now);
     let text = c.text.trim();
@@ -217,16 +235,69 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
         ));
     }
 
-    let (text_kind, strong) = text_kind(c, &s, wp, &origin, &mut reasons, &mut signals);
+    let (rule_kind, strong) = text_kind(c, &s, wp, &origin, &mut reasons, &mut signals);
+    let model_signals = model_signals(c, &s, &signals, wp);
+    Analysis {
+        observed,
+        folded,
+        s,
+        untrusted,
+        reasons,
+        signals,
+        rule_kind,
+        strong,
+        model_signals,
+    }
+}
+
+/// The kind the ordered rules alone reach (the model's baseline), and
+/// whether their evidence is strong.
+pub fn rule_kind(c: &Candidate, now: Datetime, policy: &Policy) -> (CandidateKind, bool) {
+    let a = analyse(c, now, policy);
+    (a.rule_kind, a.strong)
+}
+
+/// The features the learned model sees for a candidate (training uses this).
+pub fn model_features(c: &Candidate, now: Datetime, policy: &Policy, buckets: u32) -> Features {
+    let a = analyse(c, now, policy);
+    features(c, &a, buckets)
+}
+
+fn features(c: &Candidate, a: &Analysis, buckets: u32) -> Features {
+    Features::of(
+        buckets,
+        &a.folded,
+        crate::core::model::source_label(c.source.kind),
+        candidate_kind_name(a.rule_kind),
+        &a.model_signals,
+    )
+}
+
+/// Classify one candidate. `now` stands in for a missing `observed-at`.
+pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification {
+    let wp = &policy.write;
+    let text = c.text.trim();
+    let mut a = analyse(c, now, policy);
+    // ── The learned kind-and-value decision (write/model) ──────────────
+    let (text_kind, strong) = learned_kind(c, &mut a);
+    let Analysis {
+        observed,
+        folded,
+        s,
+        untrusted,
+        mut reasons,
+        mut signals,
+        ..
+    } = a;
     let kind = apply_hint(c, text_kind, strong, &s, wp, &mut reasons, &mut signals);
 
     if kind == CandidateKind::Procedural && untrusted && signals.injection.is_none() {
         let why = format!(
-            "steps from an untrusted source ({}) are data, not instructions: never procedural memory",
+            "steps from an untrusted source ({}) are data, not instructions: never used as a procedure unless reviewed",
             crate::core::model::source_label(c.source.kind)
         );
         reasons.push(why.clone());
-        signals.injection = Some(why);
+        signals.untrusted_steps = Some(why);
     }
     // "记住我对花粉过敏，出门前提醒我…": a health condition with an ask is
     // a fact about the person that needs consent, not an agent procedure.
@@ -269,6 +340,183 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
         temporary: kind == CandidateKind::Working,
         signals,
     }
+}
+
+/// A model decision at least this far ahead of the runner-up (in logits)
+/// may overrule a caller's kind hint, like strong rule evidence.
+const MODEL_STRONG_MARGIN: f64 = 2.0;
+/// How far ahead of the runner-up (in logits) the model must be to overrule
+/// the rules: where their evidence is weak, and where it is strong (a
+/// task-scope cue, a chit-chat match, ordered steps…). Below that the model
+/// is unsure and the rules stand. (Chosen by cross-validation and the
+/// development sets, never the test split.)
+const MODEL_OVER_WEAK_RULES: f64 = 0.5;
+const MODEL_OVER_STRONG_RULES: f64 = 1.0;
+
+/// The learned model decides the kind (and so the value: `none` keeps
+/// nothing) from the text and the rule scan. Above it stay, as hard rules:
+/// injections and untrusted instructions (which set `signals.injection`),
+/// untrusted text the rules found nothing to keep in, and strong rule
+/// evidence unless the model is a logit ahead. Its top features go into the
+/// reasons either way.
+fn learned_kind(c: &Candidate, a: &mut Analysis) -> (CandidateKind, bool) {
+    if a.signals.injection.is_some() {
+        return (a.rule_kind, a.strong);
+    }
+    let f = features(c, a, model::WEIGHTS.buckets());
+    // An explicit task-scope cue ("这次", "for now", "just this once") is
+    // the definition of working memory (SPEC §3.1): a hard rule, like an
+    // injection; the model is still shown in the reasons.
+    let task_cue = a.rule_kind == CandidateKind::Working && !a.s.task.is_empty();
+    let d = model::decide(&f);
+    let name = candidate_kind_name(d.kind);
+    if task_cue && d.kind != a.rule_kind {
+        a.reasons.push(format!(
+            "model leans {name} (margin {:.1}; {}), but an explicit task-scope cue decides",
+            d.margin,
+            d.describe()
+        ));
+        return (a.rule_kind, a.strong);
+    }
+    if d.kind == a.rule_kind {
+        a.reasons.push(format!(
+            "model agrees: {name} (margin {:.1}; {})",
+            d.margin,
+            d.describe()
+        ));
+        return (d.kind, a.strong || d.margin >= MODEL_STRONG_MARGIN);
+    }
+    let storable = |k: CandidateKind| {
+        matches!(
+            k,
+            CandidateKind::Semantic | CandidateKind::Episodic | CandidateKind::Procedural
+        )
+    };
+    // Text from an untrusted carrier (a document, a tool's output) is kept
+    // only on the rules' positive evidence: the model may keep less of it,
+    // never more (it can carry an injection no detector names).
+    if a.untrusted && !storable(a.rule_kind) && storable(d.kind) {
+        a.reasons.push(format!(
+            "model leans {name} (margin {:.1}; {}), but untrusted text is kept only on positive rule evidence",
+            d.margin,
+            d.describe()
+        ));
+        return (a.rule_kind, a.strong);
+    }
+    let needed = if a.strong {
+        MODEL_OVER_STRONG_RULES
+    } else {
+        MODEL_OVER_WEAK_RULES
+    };
+    if d.margin < needed {
+        a.reasons.push(format!(
+            "model leans {name} (margin {:.1}; {}), short of overruling the rules",
+            d.margin,
+            d.describe()
+        ));
+        return (a.rule_kind, a.strong);
+    }
+    a.reasons.push(format!(
+        "model: {name} over the rules' {} (margin {:.1}; {})",
+        candidate_kind_name(a.rule_kind),
+        d.margin,
+        d.describe()
+    ));
+    let signals = &mut a.signals;
+    match d.kind {
+        CandidateKind::None => {
+            signals.task_scope = None;
+            signals.no_value = Some(format!(
+                "the model finds nothing to keep ({})",
+                d.describe()
+            ));
+        }
+        CandidateKind::Working => {
+            signals.no_value = None;
+            signals.task_scope = d.top.first().map(|(n, _)| n.clone());
+        }
+        _ => {
+            signals.no_value = None;
+            signals.task_scope = None;
+        }
+    }
+    (d.kind, d.margin >= MODEL_STRONG_MARGIN)
+}
+
+/// The rule scan's structural signals, as named model features.
+fn model_signals(c: &Candidate, s: &Scan, sig: &Signals, wp: &WritePolicy) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    let mut on = |b: bool, name: &'static str| {
+        if b {
+            out.push(name);
+        }
+    };
+    on(!s.persist.is_empty(), "persistence");
+    on(!s.deferrals.is_empty(), "deferral");
+    on(!s.task.is_empty(), "task-scope");
+    on(!s.task_soft.is_empty(), "soft-task-scope");
+    on(!s.task_traps.is_empty(), "task-trap");
+    on(!s.explicit.is_empty(), "explicit-ask");
+    on(!s.chitchat.is_empty(), "chitchat");
+    on(s.residue <= 1, "little-residue");
+    on(s.units < 4, "very-short");
+    on((4..12).contains(&s.units), "short");
+    on(s.units >= 40, "long");
+    on(s.question, "question");
+    on(!s.anchors.is_empty(), "time-anchor");
+    on(!s.outcomes.is_empty(), "outcome");
+    on(!s.past.is_empty(), "past-tense");
+    on(!s.standing.is_empty(), "standing-state");
+    on(!s.recurrence.is_empty(), "recurrence");
+    on(s.procedure.score > 0.0, "procedure-cue");
+    on(
+        s.procedure.score >= wp.procedure_min_score,
+        "procedure-score",
+    );
+    on(
+        s.procedure.score >= wp.procedure_strong_score,
+        "procedure-strong",
+    );
+    on(s.procedure.has_steps, "ordered-steps");
+    on(!s.procedure.conditions.is_empty(), "condition");
+    on(!s.procedure.guards.is_empty(), "guard");
+    on(!s.procedure.recovery.is_empty(), "recovery");
+    on(s.procedure.headed, "rule-heading");
+    on(!s.single_success.is_empty(), "single-success");
+    on(!s.multi_evidence.is_empty(), "multi-evidence");
+    on(!s.risk_lowering.is_empty(), "risk-lowering");
+    on(!s.hedges.is_empty(), "hedge");
+    on(!s.failure.is_empty(), "failure");
+    on(!s.success.is_empty(), "success");
+    on(s.instruction.is_instruction(), "instruction-like");
+    on(s.metrics > 0, "metric");
+    on(s.metrics > 2, "metrics");
+    on(s.request.is_some(), "request");
+    on(!s.deixis.is_empty(), "deixis");
+    on(!s.immediacy.is_empty(), "immediacy");
+    on(!s.quantifiers.is_empty(), "quantifier");
+    on(s.predicate, "known-predicate");
+    on(!s.past_refs.is_empty(), "past-reference");
+    on(!s.occasions.is_empty(), "occasion");
+    on(!s.reuse.is_empty(), "reuse");
+    on(s.near_plan.is_some(), "near-plan");
+    on(s.dated, "dated");
+    on(!s.task_deixis.is_empty(), "task-deixis");
+    on(!s.facts.is_empty(), "fact-verb");
+    on(!s.relations.is_empty(), "relation");
+    on(!s.preferences.is_empty(), "preference");
+    on(s.progress.is_some(), "progress");
+    on(s.sentences > 1, "several-sentences");
+    on(s.key_value, "key-value");
+    on(s.schedule.is_some(), "schedule");
+    on(!sig.secrets.is_empty(), "secret");
+    on(!sig.personal.is_empty(), "personal-data");
+    let (epi, anchored, _) = event_score(c, s);
+    on(epi > 0.0, "event-cue");
+    on(epi >= wp.episode_min_score, "event-score");
+    on(anchored, "event-anchored");
+    on(c.occurred_at.is_some(), "occurred-at-given");
+    out
 }
 
 /// Where a candidate's text comes from, as the injection rule sees it.
@@ -2628,6 +2876,18 @@ mod tests {
             kind("The change window is every Wednesday 22:00."),
             CandidateKind::Semantic
         );
+    }
+
+    /// Seed 000's task-scoped instruction stays task state whatever the
+    /// model leans to: an explicit task-scope cue is a hard rule.
+    #[test]
+    fn an_explicit_task_scope_cue_is_a_hard_rule() {
+        for t in [
+            "这次发布先不要通知客户，等灰度结束再说。",
+            "For now, skip the vendor table; first finish the summary, then send it.",
+        ] {
+            assert_eq!(kind(t), CandidateKind::Working, "{t}");
+        }
     }
 
     #[test]

@@ -12,6 +12,8 @@
 //! - `working`: valid only for the current task (kept in task state);
 //! - `pending`: stored for review, never used for decisions — inferences
 //!   (behaviour, agent; they also expire unless verified), low confidence,
+//!   steps from an untrusted source that are not an injection (data, not
+//!   instructions),
 //!   a procedure generalised from a single success, personal data the user
 //!   explicitly asked to keep, a rule that removes a safety guard;
 //! - `active` otherwise.
@@ -160,6 +162,8 @@ pub fn evaluate(input: &GateInput) -> GateOutcome {
                 "{label}: confidence {confidence:.2}{hedge}, unverified inference; pending until verified, expires in {ttl} days"
             ),
         )
+    } else if let (true, Some(why)) = (storable, &sig.untrusted_steps) {
+        (false, true, format!("{why}: pending review"))
     } else if let (true, Some(cue)) = (cls.kind == CandidateKind::Procedural, &sig.single_success) {
         (
             false,
@@ -720,13 +724,16 @@ mod tests {
         .run();
         assert!(!passed(&o, GateName::Permission));
         assert_eq!(o.disposition, Disposition::Rejected);
-        // An untrusted procedure is rejected even when not addressed to the agent.
+        // Steps from an untrusted source not addressed to the agent are data:
+        // pending review, never an active procedure, and no injection.
         let o = Case::new(
             "Deploy guide: first build the image, then push it to the registry.",
             SourceKind::Document,
         )
         .run();
-        assert_eq!(o.disposition, Disposition::Rejected, "{:?}", o.gates);
+        assert_eq!(o.disposition, Disposition::Pending, "{:?}", o.gates);
+        assert!(passed(&o, GateName::Permission), "{:?}", o.gates);
+        assert!(!passed(&o, GateName::Confidence), "{:?}", o.gates);
     }
 
     /// Each marker family, in Chinese and English, is rejected from every

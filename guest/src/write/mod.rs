@@ -3,5 +3,6 @@
 pub mod classify;
 pub mod detect;
 pub mod gates;
+pub mod model;
 pub mod remember;
 pub mod resolve;

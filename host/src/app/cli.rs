@@ -9,7 +9,7 @@
 use std::io::{IsTerminal, Read, Write};
 
 use clap::{Args, Parser, Subcommand};
-use engram_contract::{route, wire};
+use engram_contract::{route, wire, Form};
 use serde_json::{json, Value};
 
 pub use super::failure::Failure;
@@ -60,6 +60,9 @@ pub enum Cmd {
     Forget,
     /// Apply expiry and archival in a scope (--tenant, optional --user/--project/--thread/--agent).
     Sweep(ScopeArgs),
+    /// Verdicts on pending memories ({"id","revision","verdict":"approve"|"reject","reference"?}
+    /// per line) → one outcome per line.
+    Review,
     /// Print the revision chain of one memory.
     History {
         #[arg(long)]
@@ -83,7 +86,7 @@ pub enum Cmd {
     Serve(super::serve::ServeArgs),
     /// Speak the Model Context Protocol on stdin/stdout for --tenant
     /// (optional --user/--project): tools remember, recall, pack_context,
-    /// forget, list_memories, memory_history.
+    /// forget, list_memories, memory_history, review_memories.
     Mcp,
     /// Load a spawned `engram serve` with concurrent remember/recall
     /// clients on loopback and report throughput and latency (docs/serve.md).
@@ -121,19 +124,16 @@ pub fn main() -> i32 {
     }
 }
 
-/// A policy error about item `index` of a call, named by `label(index)`
-/// ("line 3"); any other failure as it is.
+/// A policy error about item `index` of a call (a bad field, an item not
+/// found), named by `label(index)` ("line 3"); any other failure as it is.
 fn at_item(e: Error, label: impl Fn(u32) -> Option<String>) -> Failure {
-    if let Error::Policy(w::Error::InvalidInput(fe)) = &e {
-        if let Some(label) = fe.index.and_then(&label) {
-            return Failure::input(if fe.field.is_empty() {
-                format!("{label}: {}", fe.message)
-            } else {
-                format!("{label}: field `{}`: {}", fe.field, fe.message)
-            });
-        }
+    let named = e
+        .about_item()
+        .and_then(|(i, text)| Some(format!("{}: {text}", label(i)?)));
+    match named {
+        Some(message) => Failure::input(message),
+        None => Failure::from(e),
     }
-    Failure::from(e)
 }
 
 /// All of stdin as text. Invalid UTF-8 is reported with the line it is on.
@@ -184,21 +184,71 @@ fn principal_for(cli: &Cli, tenant: &str) -> w::Principal {
     }
 }
 
+/// Whose store an item of a batch acts on.
+#[derive(Clone, Copy)]
+enum TenantBy {
+    /// The tenant of its `scope`.
+    Scope,
+    /// The tenant of the memory its `id` names (a review item).
+    MemoryId,
+    /// The tenant of the memory its `memory_id` names, else of its `scope`
+    /// (a forget selector).
+    Selector,
+}
+
+/// The tenant of each item. An item whose tenant cannot be read goes with
+/// the tenant "": the component then names what is wrong with it. With
+/// `--tenant` every item acts for that principal.
+fn tenants(
+    cli: &Cli,
+    engram: &mut Engram,
+    form: Form,
+    items: &[route::Routed],
+    by: TenantBy,
+) -> Result<Vec<String>, Failure> {
+    let scope_tenant =
+        |r: &route::Routed| r.scope.as_ref().map_or(String::new(), |s| s.tenant.clone());
+    let mut out = Vec::with_capacity(items.len());
+    for r in items {
+        let named = match by {
+            TenantBy::Scope => None,
+            TenantBy::MemoryId => Some(("id", &r.id)),
+            TenantBy::Selector => r.memory_id.as_ref().map(|_| ("memory_id", &r.memory_id)),
+        };
+        let tenant = match (&cli.flags.tenant, named) {
+            (Some(t), _) => t.clone(),
+            (None, Some((field, Some(id)))) => engram.tenant_of(id)?.ok_or_else(|| {
+                Failure::input(format!(
+                    "{}: field `{field}`: no memory with id '{id}'",
+                    form.label(r.index)
+                ))
+            })?,
+            (None, Some((_, None))) => String::new(),
+            (None, None) => scope_tenant(r),
+        };
+        out.push(tenant);
+    }
+    Ok(out)
+}
+
 /// Run batch operation `op` on `input` (JSON Lines): the items grouped by
 /// tenant (one principal per group, unless `--tenant` pins one) and in
 /// chunks, each chunk handed to the component as it was written; the
 /// output lines come back in input order.
-fn batch(cli: &Cli, engram: &mut Engram, op: &str, input: &str) -> Result<String, Failure> {
+fn batch(
+    cli: &Cli,
+    engram: &mut Engram,
+    op: &str,
+    input: &str,
+    by: TenantBy,
+) -> Result<String, Failure> {
     let (form, items) = route::batch(input).map_err(|e| Failure::from(Error::Policy(e)))?;
-    // An item whose tenant cannot be read goes with the tenant "": the
-    // component then names what is wrong with it.
-    fn tenant_of<'a>(r: &'a route::Routed) -> &'a str {
-        r.scope.as_ref().map_or("", |s| s.tenant.as_str())
-    }
+    let item_tenants = tenants(cli, engram, form, &items, by)?;
+    let tenant_of = |i: usize| item_tenants[i].as_str();
     let mut tenants: Vec<&str> = Vec::new();
-    for r in &items {
-        if !tenants.contains(&tenant_of(r)) {
-            tenants.push(tenant_of(r));
+    for i in 0..items.len() {
+        if !tenants.contains(&tenant_of(i)) {
+            tenants.push(tenant_of(i));
         }
     }
     let show_progress = items.len() > 5 * CHUNK && std::io::stderr().is_terminal();
@@ -207,7 +257,7 @@ fn batch(cli: &Cli, engram: &mut Engram, op: &str, input: &str) -> Result<String
     let mut outputs: Vec<(Vec<usize>, String)> = Vec::new();
     for tenant in tenants {
         let idx: Vec<usize> = (0..items.len())
-            .filter(|&i| tenant_of(&items[i]) == tenant)
+            .filter(|&i| tenant_of(i) == tenant)
             .collect();
         for chunk in idx.chunks(CHUNK) {
             // The chunk is a batch of its own: its item k is item chunk[k].
@@ -328,20 +378,21 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         _ => {}
     }
     let mut engram = cli.flags.open(&cli.flags.db)?;
-    let op = match &cli.cmd {
-        Cmd::Classify => "classify",
-        Cmd::Remember => "remember",
-        Cmd::Import => "import",
-        Cmd::Recall => "recall",
-        _ => "",
+    let (op, by) = match &cli.cmd {
+        Cmd::Classify => ("classify", TenantBy::Scope),
+        Cmd::Remember => ("remember", TenantBy::Scope),
+        Cmd::Import => ("import", TenantBy::Scope),
+        Cmd::Recall => ("recall", TenantBy::Scope),
+        Cmd::Review => ("review", TenantBy::MemoryId),
+        _ => ("", TenantBy::Scope),
     };
     match &cli.cmd {
-        Cmd::Classify | Cmd::Remember | Cmd::Import | Cmd::Recall => {
+        Cmd::Classify | Cmd::Remember | Cmd::Import | Cmd::Recall | Cmd::Review => {
             let input = read_all(stdin)?;
             let text = if cli.cmd_writes() {
-                transactional(&mut engram, |e| batch(&cli, e, op, &input))?
+                transactional(&mut engram, |e| batch(&cli, e, op, &input, by))?
             } else {
-                batch(&cli, &mut engram, op, &input)?
+                batch(&cli, &mut engram, op, &input, by)?
             };
             print(out, &text)
         }
@@ -360,18 +411,10 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
                 route::batch(&input).map_err(|e| Failure::from(Error::Policy(e)))?;
             // One selector, one call, one report line: each for its own tenant.
             let text = transactional(&mut engram, |e| {
+                let tenants = tenants(&cli, e, form, &items, TenantBy::Selector)?;
                 let mut reports = String::new();
-                for item in &items {
+                for (item, tenant) in items.iter().zip(tenants) {
                     let label = form.label(item.index);
-                    let tenant = match (&item.memory_id, &cli.flags.tenant, &item.scope) {
-                        (_, Some(t), _) => t.clone(),
-                        (Some(id), None, _) => e.tenant_of(id)?.ok_or_else(|| {
-                            Failure::input(format!("{label}: no memory with id '{id}'"))
-                        })?,
-                        (None, None, scope) => {
-                            scope.as_ref().map_or(String::new(), |s| s.tenant.clone())
-                        }
-                    };
                     let report = e
                         .call_json(
                             principal_for(&cli, &tenant),
@@ -447,9 +490,12 @@ pub(crate) fn status_names() -> String {
 }
 
 impl Cli {
-    /// Classify, remember and import run in one transaction.
+    /// Classify, remember, import and review run in one transaction.
     fn cmd_writes(&self) -> bool {
-        matches!(self.cmd, Cmd::Classify | Cmd::Remember | Cmd::Import)
+        matches!(
+            self.cmd,
+            Cmd::Classify | Cmd::Remember | Cmd::Import | Cmd::Review
+        )
     }
 }
 

@@ -6,7 +6,9 @@
 //! operation's input schema from the contract (`engram_contract::schema`)
 //! with the principal's part of the scope taken out: the server puts the
 //! principal's tenant, user and project into every call's `scope` (the
-//! model cannot name another; it may narrow to a thread or an agent). The
+//! model cannot name another; it may narrow to a thread or an agent). A
+//! tool over a batch without scopes (`review_memories`) takes its items as
+//! a list, `items`: the store reads them through the principal. The
 //! arguments go to the component as the operation's JSON input, and the
 //! answer comes back as structured content.
 
@@ -32,6 +34,17 @@ struct ToolSpec {
     description: &'static str,
     /// Arguments the server supplies when the model leaves them out.
     defaults: &'static [(&'static str, &'static str)],
+    shape: Shape,
+}
+
+/// How a tool's arguments make the operation's input.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// The arguments are one input item, in the principal's scope.
+    Scoped,
+    /// The arguments are `{"items": [item, …]}`, each an input item with no
+    /// scope of its own, all applied together or none.
+    Items(&'static str),
 }
 
 /// The tools, one per operation they expose.
@@ -41,36 +54,49 @@ const TOOLS: &[ToolSpec] = &[
         operation: "remember",
         description: "Offer something worth remembering about the user, the project or the conversation. The memory policy decides whether to store it (active), hold it for review (pending), keep it only for this task (working) or reject it (e.g. secrets, chit-chat), and why; facts about the same subject and attribute supersede older ones. `source` defaults to {\"kind\": \"user\"}. Returns the decision with its reasons, gates and memory_id.",
         defaults: &[("source", r#"{"kind":"user"}"#)],
+        shape: Shape::Scoped,
     },
     ToolSpec {
         name: "recall",
         operation: "recall",
         description: "Find the memories relevant to a question or task, ranked, each with its explanation: the score, the features behind it (similarity, scope, freshness, authority, type fit, entity, risk) and the admission check (why it was admitted; `explain` defaults to true). Only memories of this server's principal are searched.",
         defaults: &[("explain", "true")],
+        shape: Shape::Scoped,
     },
     ToolSpec {
         name: "pack_context",
         operation: "pack",
         description: "Build the context for the next model call within a token budget: the system prompt, the relevant memories recalled for the query, and the recent messages, trimmed and compressed to fit. Returns the packed text, its token count, its sections and what was dropped and why.",
         defaults: &[],
+        shape: Shape::Scoped,
     },
     ToolSpec {
         name: "forget",
         operation: "forget",
         description: "Forget memories, for good: one memory by memory_id; a fact by subject and predicate; every memory containing a text fragment; or everything derived from a source_ref. Later attempts to remember the same thing are rejected (tombstones). Returns what was deleted and cascaded.",
         defaults: &[],
+        shape: Shape::Scoped,
     },
     ToolSpec {
         name: "list_memories",
         operation: "list",
         description: "List the stored memories of this server's principal with their status (active, pending, superseded, …), optionally only some statuses, a thread or an agent. Returns {\"items\": [memory, …]}.",
         defaults: &[],
+        shape: Shape::Scoped,
     },
     ToolSpec {
         name: "memory_history",
         operation: "history",
         description: "Show every revision of one memory (`id`), oldest first: how it was created, superseded or retracted, with provenance. Returns {\"items\": [revision, …]}.",
         defaults: &[],
+        shape: Shape::Scoped,
+    },
+    ToolSpec {
+        name: "review_memories",
+        operation: "review",
+        description: "Approve or reject memories that wait for review (status pending: inferences from behaviour or by an agent, personal data kept for consent), only as the user decides: approve makes one active, as a new revision with the user's verification as its source; reject retracts it, so it is never recalled. Find them with list_memories and statuses [\"pending\"]. Returns {\"items\": [outcome, …]}, one per verdict: reviewed, verdict, approved_as, superseded, reason.",
+        defaults: &[],
+        shape: Shape::Items("One verdict per pending memory; all are applied together or none is."),
     },
 ];
 
@@ -81,6 +107,15 @@ const PRINCIPAL_FIELDS: [&str; 3] = ["tenant", "user", "project"];
 /// the model may choose and every server default made optional.
 fn input_schema(spec: &ToolSpec) -> JsonObject {
     let mut schema = engram_contract::schema::input_schema(spec.operation).unwrap_or_default();
+    if let Shape::Items(description) = spec.shape {
+        schema = json!({
+            "type": "object",
+            "properties": {"items": {
+                "type": "array", "items": schema, "minItems": 1, "description": description,
+            }},
+            "required": ["items"],
+        });
+    }
     if let Some(props) = schema["properties"].as_object_mut() {
         if let Some(scope) = props.get_mut("scope") {
             narrow_scope(scope);
@@ -132,8 +167,16 @@ impl EngramMcp {
     }
 
     /// The operation's input: the model's arguments, the server's defaults
-    /// where they are missing, and the principal's scope.
-    fn input(&self, spec: &ToolSpec, args: JsonObject) -> Value {
+    /// where they are missing, and the principal's scope; or the list of
+    /// items.
+    fn input(&self, spec: &ToolSpec, mut args: JsonObject) -> Result<Value, String> {
+        if let Shape::Items(_) = spec.shape {
+            return match args.remove("items") {
+                Some(Value::Array(items)) if !items.is_empty() => Ok(Value::Array(items)),
+                Some(Value::Array(_)) => Err("items: give at least one".to_string()),
+                _ => Err("items: expected a list of items".to_string()),
+            };
+        }
         let mut input: Map<String, Value> = args;
         for (key, value) in spec.defaults {
             if !input.contains_key(*key) {
@@ -152,7 +195,7 @@ impl EngramMcp {
         scope.insert("user".into(), json!(p.user));
         scope.insert("project".into(), json!(p.project));
         input.insert("scope".into(), Value::Object(scope));
-        Value::Object(input)
+        Ok(Value::Object(input))
     }
 
     /// Run the operation with the engine off the async threads.
@@ -178,12 +221,14 @@ impl EngramMcp {
     }
 }
 
-/// A policy error the model can read.
-fn message(e: Error) -> String {
-    match e {
-        Error::Policy(w::Error::InvalidInput(f)) if f.field.is_empty() => f.message,
-        Error::Policy(w::Error::InvalidInput(f)) => format!("field `{}`: {}", f.field, f.message),
-        other => other.to_string(),
+/// A policy error the model can read: an error about an item names it
+/// as the arguments do (`items[0]: field `verdict`: …`; a scoped tool's one
+/// item is its arguments).
+fn message(spec: &ToolSpec, e: Error) -> String {
+    match (e.about_item(), spec.shape) {
+        (Some((i, text)), Shape::Items(_)) => format!("items[{i}]: {text}"),
+        (Some((_, text)), Shape::Scoped) => text,
+        (None, _) => e.to_string(),
     }
 }
 
@@ -195,6 +240,7 @@ fn answer(
     principal: w::Principal,
     input: &str,
 ) -> Result<Value, String> {
+    let message = |e| message(spec, e);
     let writes = engram_contract::ops::operation(spec.operation).is_some_and(|o| o.writes);
     if writes {
         e.begin_batch().map_err(message)?;
@@ -209,10 +255,12 @@ fn answer(
         .map(serde_json::from_str)
         .collect::<Result<_, _>>()
         .map_err(|e| format!("the component printed invalid JSON: {e}"))?;
-    let one = matches!(
-        engram_contract::ops::operation(spec.operation).map(|o| o.output),
-        Some(engram_contract::ops::Output::Each | engram_contract::ops::Output::One)
-    );
+    // One item in, one value out; a list of items answers a list.
+    let one = match engram_contract::ops::operation(spec.operation).map(|o| o.output) {
+        Some(engram_contract::ops::Output::One) => true,
+        Some(engram_contract::ops::Output::Each) => spec.shape == Shape::Scoped,
+        _ => false,
+    };
     if one {
         return values
             .into_iter()
@@ -234,7 +282,8 @@ impl ServerHandler for EngramMcp {
                 "Engram is this agent's long-term memory and its policy: call remember with \
                  anything worth keeping (it decides what is stored), recall before answering \
                  questions that depend on the past, pack_context to build a budgeted prompt, \
-                 forget when the user asks to erase something.",
+                 forget when the user asks to erase something, review_memories when the user \
+                 confirms or refuses a memory that waits for review.",
             )
     }
 
@@ -269,7 +318,10 @@ impl ServerHandler for EngramMcp {
                 None,
             ));
         };
-        let input = self.input(spec, request.arguments.unwrap_or_default());
+        let input = match self.input(spec, request.arguments.unwrap_or_default()) {
+            Ok(input) => input,
+            Err(m) => return Ok(CallToolResult::error(vec![ContentBlock::text(m)]).into()),
+        };
         Ok(self.run(spec, input).await?.into())
     }
 }

@@ -75,6 +75,9 @@ export async function runScenario(scenario, { Engram, store, load = {}, host = '
           case 'list':
             ok = await engram.list(s.scope, s.statuses ?? [], options);
             break;
+          case 'review':
+            ok = await engram.review(s.items, options);
+            break;
           case 'history':
             ok = await engram.history(s.id, options);
             break;

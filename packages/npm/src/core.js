@@ -311,6 +311,16 @@ export class Engram {
     return (await this.call('sweep', { scope }, options))[0];
   }
 
+  /**
+   * Approve or reject pending memories (`{id, revision, verdict:
+   * 'approve'|'reject', reference?}`, one or an array), in one atomic
+   * commit: an approval writes a new active revision with the reviewer as
+   * its source; a rejection retracts the pending one.
+   */
+  async review(items, options) {
+    return oneOrMany(items, await this.call('review', batch(items), options));
+  }
+
   /** Every revision of one memory, oldest first. */
   async history(id, options) {
     return this.call('history', { id }, options);
@@ -319,11 +329,6 @@ export class Engram {
   /** Memories visible in a scope (latest revisions), optionally only some statuses. */
   async list(scope, statuses = [], options) {
     return this.call('list', { scope, statuses }, options);
-  }
-
-  /** Approve or reject pending memories (`{id, revision, verdict: 'approve'|'reject', reference?}`), in one atomic commit. */
-  async review(items, options) {
-    return oneOrMany(items, await this.call('review', batch(items), options));
   }
 
   /** `{package_version, policy_version}` of the loaded component. */

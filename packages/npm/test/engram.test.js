@@ -203,6 +203,40 @@ describe('Engram (Node host)', () => {
     assert.equal(r.results.length, 1);
   });
 
+  for (const [name, make] of [['MemoryStore', () => new MemoryStore()], ['SqliteStore', () => new SqliteStore(':memory:')]]) {
+    test(`review approves one pending memory and rejects another (${name}); list shows both`, async () => {
+      const engram = await open({ store: make() });
+      const inferred = [
+        { text: 'The user prefers dark mode in the dashboard', scope, source: { kind: 'behavior', ref: 'evt-ui-88' }, kind_hint: 'semantic', subject: 'user:u42', predicate: 'ui_theme', object: 'dark' },
+        { text: 'order-service 部署在 AWS', scope, source: { kind: 'agent', ref: 'run-17' }, kind_hint: 'semantic', subject: 'order-service', predicate: '部署在', object: 'AWS' },
+      ];
+      const [a, b] = await engram.remember(inferred);
+      assert.deepEqual([a.disposition, b.disposition], ['pending', 'pending']);
+      // A bad verdict is named before the component runs; a verdict on a
+      // missing revision fails the whole call, so nothing changes.
+      await assert.rejects(engram.review([{ id: a.memory_id, revision: 1, verdict: 'maybe' }]), (e) => e.kind === 'invalid-input' && e.field === 'verdict' && e.index === 0);
+      await assert.rejects(
+        engram.review([{ id: a.memory_id, revision: 1, verdict: 'approve' }, { id: b.memory_id, revision: 9, verdict: 'reject' }]),
+        (e) => e.kind === 'not-found' && /revision 9/.test(e.detail),
+      );
+      assert.deepEqual((await engram.list(scope, ['pending'])).map((m) => m.id).sort(), [a.memory_id, b.memory_id].sort());
+
+      const out = await engram.review([
+        { id: a.memory_id, revision: 1, verdict: 'approve', reference: 'app:u42' },
+        { id: b.memory_id, revision: 1, verdict: 'reject' },
+      ]);
+      assert.deepEqual(out.map((o) => [o.verdict, o.approved_as]), [['approve', { id: a.memory_id, revision: 2 }], ['reject', null]]);
+      assert.deepEqual(out[0].reviewed, { id: a.memory_id, revision: 1 });
+      const listed = new Map((await engram.list(scope)).map((m) => [m.id, m]));
+      assert.equal(listed.get(a.memory_id).status, 'active');
+      assert.equal(listed.get(a.memory_id).revision, 2);
+      assert.equal(listed.get(a.memory_id).source.ref, 'app:u42');
+      assert.equal(listed.get(b.memory_id).status, 'retracted');
+      // One item in, one outcome out; a reviewed revision is not pending any more.
+      await assert.rejects(engram.review({ id: b.memory_id, revision: 1, verdict: 'approve' }), (e) => e.kind === 'invalid-input' && e.field === 'revision');
+    });
+  }
+
   test('the SQLite store persists across handles', async () => {
     const path = join(scratch, 'persist.db');
     const first = await open({ store: new SqliteStore(path) });

@@ -225,6 +225,48 @@ class EngramHost(unittest.TestCase):
             with Engram(COMPONENT, principal="acme", now=NOW, store=SqliteStore(path)) as second:
                 self.assertEqual([m["id"] for m in second.list_memories({"tenant": "acme"})], [memory_id])
 
+    def test_review_approves_one_pending_memory_and_rejects_another(self):
+        engram = self.open()
+        inferred = [
+            {"text": "The user prefers dark mode in the dashboard", "scope": self.scope,
+             "source": {"kind": "behavior", "ref": "evt-ui-88"}, "kind_hint": "semantic",
+             "subject": "user:u42", "predicate": "ui_theme", "object": "dark"},
+            {"text": "order-service 部署在 AWS", "scope": self.scope, "source": {"kind": "agent", "ref": "run-17"},
+             "kind_hint": "semantic", "subject": "order-service", "predicate": "部署在", "object": "AWS"},
+        ]
+        a, b = engram.remember(inferred)
+        self.assertEqual((a["disposition"], b["disposition"]), ("pending", "pending"))
+        # A bad verdict is named before the component runs; a verdict on a
+        # missing revision fails the whole call, so nothing changes.
+        with self.assertRaises(EngramError) as e:
+            engram.review([{"id": a["memory_id"], "revision": 1, "verdict": "maybe"}])
+        self.assertEqual((e.exception.kind, e.exception.field, e.exception.index), ("invalid-input", "verdict", 0))
+        with self.assertRaises(EngramError) as e:
+            engram.review([
+                {"id": a["memory_id"], "revision": 1, "verdict": "approve"},
+                {"id": b["memory_id"], "revision": 9, "verdict": "reject"},
+            ])
+        self.assertEqual(e.exception.kind, "not-found")
+        self.assertEqual(len(engram.list_memories(self.scope, ["pending"])), 2)
+
+        out = engram.review([
+            {"id": a["memory_id"], "revision": 1, "verdict": "approve", "reference": "app:u42"},
+            {"id": b["memory_id"], "revision": 1, "verdict": "reject"},
+        ])
+        self.assertEqual(
+            [(o["verdict"], o["approved_as"]) for o in out],
+            [("approve", {"id": a["memory_id"], "revision": 2}), ("reject", None)],
+        )
+        self.assertEqual(out[0]["reviewed"], {"id": a["memory_id"], "revision": 1})
+        listed = {m["id"]: m for m in engram.list_memories(self.scope)}
+        self.assertEqual((listed[a["memory_id"]]["status"], listed[a["memory_id"]]["revision"]), ("active", 2))
+        self.assertEqual(listed[a["memory_id"]]["source"]["ref"], "app:u42")
+        self.assertEqual(listed[b["memory_id"]]["status"], "retracted")
+        # One item in, one outcome out; a reviewed revision is not pending any more.
+        with self.assertRaises(EngramError) as e:
+            engram.review({"id": b["memory_id"], "revision": 1, "verdict": "approve"})
+        self.assertEqual((e.exception.kind, e.exception.field), ("invalid-input", "revision"))
+
     def test_the_clock_can_be_a_callable(self):
         now = {"value": NOW}
         engram = self.open(now=lambda: now["value"])

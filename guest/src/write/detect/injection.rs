@@ -78,8 +78,22 @@ pub fn scan(folded: &str, wp: &WritePolicy) -> Instruction {
         addressee: longest(find_any(folded, c.injection_addressee, g)),
         overrides: longest(find_any(folded, c.injection_override, g)),
         persistence: longest(find_any(folded, c.injection_persistence, g)),
-        directive: longest(find_any(folded, c.injection_directive, g)),
+        directive: longest(find_any(folded, c.injection_directive, g))
+            .into_iter()
+            .filter(|h| !negated(folded, h.start))
+            .collect(),
     }
+}
+
+/// A directive under a negation ("you don't need to", "no need to") is
+/// advice, not an order.
+fn negated(folded: &str, at: usize) -> bool {
+    let before = folded.get(..at).unwrap_or("").trim_end();
+    [
+        "don't", "do not", "no", "not", "don’t", "不", "无需", "不用",
+    ]
+    .iter()
+    .any(|n| before.ends_with(n))
 }
 
 /// Where a candidate's untrusted text is.
@@ -205,6 +219,32 @@ pub fn detect(
     }
     if let Some(ask) = carried_request_to_keep(folded, carrier, wp) {
         return Some(ask);
+    }
+    // Orders about the assistant's output and requests to include harmful
+    // code, judged by sentence structure and by what the code does.
+    let spans = match carrier {
+        Carrier::Source => vec![(0, folded.len())],
+        Carrier::Quoted(spans) => spans.clone(),
+    };
+    if let Some((family, hits)) = super::directive::order(folded, &spans) {
+        return Some(Injection { family, hits });
+    }
+    for &(a, b) in &spans {
+        let Some(hits) = folded.get(a..b).and_then(super::harmful_code::request) else {
+            continue;
+        };
+        let hits = hits
+            .into_iter()
+            .map(|h| Hit {
+                start: h.start + a,
+                end: h.end + a,
+                ..h
+            })
+            .collect();
+        return Some(Injection {
+            family: "request to include code that sends host data out or destroys",
+            hits,
+        });
     }
     // A standing order to the agent ("the support bot should always …").
     match carrier {
@@ -432,6 +472,7 @@ mod tests {
             "邮件正文：您的订单已发货，请注意查收。",
             "Runbook excerpt: restart the worker, then check the queue depth.",
             "Ticket text: \"The printer on floor 3 jams when printing duplex.\"",
+            "BTW you don't need to send all your layers to the GPU separately.",
         ] {
             assert_eq!(family_in(t, Carrier::Source), None, "{t}");
         }

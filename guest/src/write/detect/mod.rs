@@ -1,4 +1,6 @@
 //! Detectors the write pipeline runs over candidate text.
 
+pub mod directive;
+pub mod harmful_code;
 pub mod injection;
 pub mod secrets;

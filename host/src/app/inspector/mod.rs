@@ -6,22 +6,18 @@
 //!
 //! The page is static HTML, CSS and one ES module embedded in the binary (no
 //! build step). It calls the public API (`/v1/…`) with the caller's key, so
-//! it sees exactly what that key may see. Two routes the public API lacks
-//! live here, behind the same authentication: `GET /inspector/whoami` (the
-//! key's principal, so the page knows its scope) and `POST /inspector/review`
-//! (approve or reject pending memories, the policy's `review`).
+//! it sees exactly what that key may see. Two routes live here, behind the
+//! same authentication: `GET /inspector/whoami` (the key's principal, so the
+//! page knows its scope, which the public API lacks) and
+//! `POST /inspector/review`, the same handler as `POST /v1/review`.
 
-use axum::body::Body;
-use axum::extract::State;
-use axum::http::{header, HeaderMap};
+use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
 
 use super::serve::auth::Authed;
-use super::serve::error::ApiError;
-use super::serve::routes::run_batch;
 use super::serve::ServeState;
 
 const INDEX: &str = include_str!("assets/index.html");
@@ -41,7 +37,8 @@ pub fn routes() -> Router<ServeState> {
             get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
         )
         .route("/inspector/whoami", get(whoami))
-        .route("/inspector/review", post(review))
+        // The page's own path for the API's review (kept for its callers).
+        .route("/inspector/review", post(super::serve::routes::review))
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {
@@ -59,17 +56,4 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
 async fn whoami(authed: Authed) -> Json<Value> {
     let p = &authed.principal;
     Json(json!({"tenant": p.tenant, "user": p.user, "project": p.project}))
-}
-
-/// `POST /inspector/review`: a JSON array of `{"id", "revision", "verdict":
-/// "approve"|"reject", "reference"}` → one outcome each, in one transaction
-/// (the contract's `review`). The policy reads the memories through the
-/// key's principal, so an id of another tenant is simply not found.
-async fn review(
-    State(st): State<ServeState>,
-    authed: Authed,
-    headers: HeaderMap,
-    body: Body,
-) -> Result<Response, ApiError> {
-    run_batch(st, authed, headers, body, "review").await
 }

@@ -88,21 +88,28 @@ pub fn parse_batch<'a>(
     })
 }
 
-/// A failure of the policy call, an input error named by `label(index)`
-/// ("item 3", "line 3", "pack request") as the CLI names its line.
+/// A failure of the policy call; one about an item (a bad field, an item
+/// not found) is named by `label(index)` ("item 3", "line 3", "pack
+/// request") as the CLI names its line, an input error about no item as
+/// the request body's. The status stays the error's (400, or 404 for an
+/// item not found).
 pub fn named(e: Error, label: impl Fn(u32) -> Option<String>) -> ApiError {
-    if let Error::Policy(w::Error::InvalidInput(fe)) = &e {
-        let what = match fe.index.and_then(&label) {
-            Some(l) => l,
-            None => "request body".to_string(),
-        };
-        return ApiError::bad_request(if fe.field.is_empty() {
-            format!("{what}: {}", fe.message)
-        } else {
-            format!("{what}: field `{}`: {}", fe.field, fe.message)
-        });
+    let labelled = e
+        .about_item()
+        .and_then(|(i, text)| Some(format!("{}: {text}", label(i)?)));
+    let message = match &e {
+        _ if labelled.is_some() => labelled,
+        Error::Policy(w::Error::InvalidInput(fe)) => Some(format!(
+            "request body: {}",
+            engram_contract::item::field_text(fe)
+        )),
+        _ => None,
+    };
+    let mut api = ApiError::from(e);
+    if let Some(message) = message {
+        api.message = message;
     }
-    ApiError::from(e)
+    api
 }
 
 /// JSON Lines from the component, as a JSON array or as JSON Lines.

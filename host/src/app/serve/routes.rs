@@ -32,6 +32,7 @@ pub fn api() -> Router<ServeState> {
         .route("/v1/forget", post(forget))
         .route("/v1/pack", post(pack))
         .route("/v1/sweep", post(sweep))
+        .route("/v1/review", post(review))
         .route("/v1/memories", get(list))
         .route("/v1/memories/{id}/history", get(history))
 }
@@ -161,6 +162,20 @@ async fn forget(
         })
         .await?;
     Ok(respond(&reports, ndjson))
+}
+
+/// `POST /v1/review` (also the inspector's `POST /inspector/review`): a
+/// batch of `{"id", "revision", "verdict": "approve"|"reject",
+/// "reference"?}` → one outcome each, in one transaction. No scope to
+/// check: the policy reads the memories through the key's principal, so an
+/// id of another principal is simply not found (404).
+pub(crate) async fn review(
+    State(st): State<ServeState>,
+    authed: Authed,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    run_batch(st, authed, headers, body, "review").await
 }
 
 fn with_label(mut e: ApiError, label: &str) -> ApiError {

@@ -80,6 +80,8 @@ def run_scenario(scenario: Dict[str, Any], component: Optional[str], store: Any)
                     ok = engram.sweep(s["scope"], principal=principal)
                 elif op == "list":
                     ok = engram.list_memories(s["scope"], s.get("statuses") or [], principal=principal)
+                elif op == "review":
+                    ok = engram.review(s["items"], principal=principal)
                 elif op == "history":
                     ok = engram.history(s["id"], principal=principal)
                 else:

@@ -422,6 +422,13 @@ class Engram:
         """Apply expiry and archival rules in a scope."""
         return self.call("sweep", {"scope": scope}, principal=principal)[0]
 
+    def review(self, items: Any, *, principal: Optional[PrincipalLike] = None) -> Any:
+        """Approve or reject pending memories (``{"id", "revision", "verdict":
+        "approve"|"reject", "reference"?}``, one or a list) in one atomic
+        commit: an approval writes a new active revision with the reviewer as
+        its source; a rejection retracts the pending one."""
+        return _one_or_many(items, self.call("review", _batch(items), principal=principal))
+
     def history(self, id: str, *, principal: Optional[PrincipalLike] = None) -> List[Dict[str, Any]]:
         """Every revision of one memory, oldest first."""
         return self.call("history", {"id": id}, principal=principal)
@@ -431,11 +438,6 @@ class Engram:
     ) -> List[Dict[str, Any]]:
         """Memories visible in a scope (latest revisions), optionally only some statuses."""
         return self.call("list", {"scope": scope, "statuses": statuses or []}, principal=principal)
-
-    def review(self, items: Any, *, principal: Optional[PrincipalLike] = None) -> Any:
-        """Approve or reject pending memories (``{"id", "revision", "verdict":
-        "approve"|"reject", "reference"?}``, one or a list), in one atomic commit."""
-        return _one_or_many(items, self.call("review", _batch(items), principal=principal))
 
     def info(self) -> Dict[str, str]:
         """``{"package_version", "policy_version"}`` of the loaded component."""

@@ -192,7 +192,18 @@ pub fn pesel(s: &str) -> bool {
     (10 - sum % 10) % 10 == d[10]
 }
 
-/// Singapore NRIC/FIN: S, T, F or G, seven digits, a check letter.
+/// Singapore NRIC/FIN shape without its check: a prefix letter, seven
+/// digits, a letter (read only after an NRIC/FIN keyword).
+pub fn sg_nric_shape(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 9
+        && matches!(b[0], b'S' | b'T' | b'F' | b'G' | b'M')
+        && b[1..8].iter().all(u8::is_ascii_digit)
+        && b[8].is_ascii_uppercase()
+}
+
+/// Singapore NRIC/FIN: S, T, F, G or M (FINs from 2022), seven digits, a
+/// check letter.
 pub fn sg_nric(s: &str) -> bool {
     const W: [u32; 7] = [2, 7, 6, 5, 4, 3, 2];
     let b = s.as_bytes();
@@ -202,14 +213,94 @@ pub fn sg_nric(s: &str) -> bool {
     if b.len() != 9 {
         return false;
     }
-    let offset = if matches!(b[0], b'T' | b'G') { 4 } else { 0 };
+    let offset = match b[0] {
+        b'T' | b'G' => 4,
+        b'M' => 3,
+        _ => 0,
+    };
     let sum = d.iter().zip(W).map(|(a, w)| a * w).sum::<u32>() + offset;
     let table: &[u8] = match b[0] {
         b'S' | b'T' => b"JZIHGFEDCBA",
         b'F' | b'G' => b"XWUTRQPNMLK",
+        b'M' => b"XWUTRQPNJLK",
         _ => return false,
     };
     table[(sum % 11) as usize] == b[8]
+}
+
+/// A two-digit year, month and day that name a real date.
+fn yymmdd(s: &str) -> bool {
+    let (y, m, d) = (num(s, 0..2), num(s, 2..4), num(s, 4..6));
+    let leap = y % 4 == 0;
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&d)
+}
+
+/// South African ID number: YYMMDD, a four-digit sequence, citizenship
+/// (0, 1 or 2), the old race digit (8 or 9), a Luhn check digit.
+pub fn za_id(s: &str) -> bool {
+    let b = s.as_bytes();
+    s.len() == 13
+        && digits(s).is_some()
+        && yymmdd(s)
+        && matches!(b[10], b'0'..=b'2')
+        && matches!(b[11], b'8' | b'9')
+        && luhn(s)
+}
+
+/// Philippine Taxpayer Identification Number: eight digits, a weighted
+/// mod-11 check digit, and an optional three-digit branch code.
+pub fn ph_tin(s: &str) -> bool {
+    const W: [u32; 8] = [9, 8, 7, 6, 5, 4, 3, 2];
+    let Some(d) = digits(s) else { return false };
+    if !matches!(d.len(), 9 | 12) {
+        return false;
+    }
+    let sum: u32 = d.iter().zip(W).map(|(a, w)| a * w).sum();
+    sum % 11 == d[8]
+}
+
+/// German pension insurance number (Rentenversicherungsnummer): area (2
+/// digits), birth date DDMMYY (day +50 allowed), the surname's initial,
+/// a two-digit serial and a check digit: the letter as its two-digit
+/// position, weights 2 1 2 5 7 1 2 1 2 1 2 1, cross sums, mod 10.
+pub fn de_rvnr(s: &str) -> bool {
+    const W: [u32; 12] = [2, 1, 2, 5, 7, 1, 2, 1, 2, 1, 2, 1];
+    let b = s.as_bytes();
+    if b.len() != 12 || !b[8].is_ascii_uppercase() {
+        return false;
+    }
+    let (Some(head), Some(tail)) = (s.get(..8).and_then(digits), s.get(9..).and_then(digits))
+    else {
+        return false;
+    };
+    let day = head[2] * 10 + head[3];
+    let month = head[4] * 10 + head[5];
+    if !((1..=31).contains(&day) || (51..=81).contains(&day)) || !(1..=12).contains(&month) {
+        return false;
+    }
+    let letter = (b[8] - b'A' + 1) as u32;
+    let data: Vec<u32> = head
+        .iter()
+        .copied()
+        .chain([letter / 10, letter % 10])
+        .chain(tail[..2].iter().copied())
+        .collect();
+    let sum: u32 = data
+        .iter()
+        .zip(W)
+        .map(|(a, w)| {
+            let p = a * w;
+            p / 10 + p % 10
+        })
+        .sum();
+    sum % 10 == tail[2]
 }
 
 /// Australian Tax File Number: 8 or 9 digits, weighted sum divisible by 11.
@@ -569,5 +660,35 @@ mod tests {
         assert!(!iban("GB82WEST12345698765433"));
         assert!(!iban("GB82WEST1234569876543"));
         assert!(!iban("QQ82WEST12345698765432"));
+    }
+    #[test]
+    fn south_african_id() {
+        let z = complete("800101500908", luhn);
+        assert!(za_id(&z) && !za_id(&broken(&z)));
+        // A wrong date or citizenship digit is no ID, Luhn or not.
+        assert!(!za_id(&complete("801301500908", luhn)));
+        assert!(!za_id(&complete("800101500958", luhn)));
+    }
+
+    #[test]
+    fn philippine_tin() {
+        // 1·9+2·8+3·7+4·6+5·5+6·4+7·3+8·2 = 156 ≡ 2 (mod 11).
+        assert!(ph_tin("123456782") && ph_tin("123456782000"));
+        assert!(!ph_tin("123456789") && !ph_tin("1234567820"));
+    }
+
+    #[test]
+    fn german_pension_number() {
+        // The DRV's documented example.
+        assert!(de_rvnr("15070649C103"));
+        assert!(!de_rvnr("15070649C104") && !de_rvnr("15071349C103"));
+        assert!(!de_rvnr("150706493103"));
+    }
+
+    #[test]
+    fn singapore_m_series_fin() {
+        // 1234567 weighs 2+14+18+20+20+18+14 = 106; +3 = 109 ≡ 10: "K".
+        assert!(sg_nric("M1234567K") && !sg_nric("M1234567X"));
+        assert!(sg_nric_shape("M1234567X") && !sg_nric_shape("M123456X7"));
     }
 }

@@ -109,8 +109,49 @@ pub fn key_strength(key: &str) -> Option<KeyStrength> {
         .then_some(KeyStrength::Weak)
 }
 
+/// The key a value at byte `at` is assigned to (`key = "…"`, `key: …`,
+/// `"key": "…"`), if any.
+pub fn key_before(text: &str, at: usize) -> Option<&str> {
+    let head = text.get(..at)?;
+    let head = head.trim_end_matches(['"', '\'', ' ', '\t']);
+    let head = head.strip_suffix(['=', ':'])?;
+    let head = head.trim_end_matches(['"', '\'', ' ', '\t']);
+    let start = head
+        .bytes()
+        .rposition(|c| !key_char(c))
+        .map_or(0, |p| p + 1);
+    let key = head.get(start..)?;
+    (!key.is_empty()).then_some(key)
+}
+
+/// A key that says its value is not secret: a public or lookup key
+/// ("public_key", "cache_key") or an identifier ("Invoice ID", "order_no").
+pub fn names_a_non_secret(key: &str) -> bool {
+    let cues = &crate::core::config::CUES;
+    let words = key_words(key);
+    words
+        .iter()
+        .any(|w| cues.non_secret_key_words.contains(&w.as_str()))
+        || words
+            .last()
+            .is_some_and(|w| matches!(w.as_str(), "id" | "ids" | "no" | "number" | "ref"))
+}
+
 /// Every key naming a secret with the value after it, in one pass.
 pub fn pairs(text: &str) -> Vec<Pair> {
+    pairs_where(text, key_strength)
+}
+
+/// Every `value` key with the value after it (its meaning is in a sibling
+/// key, see `position`).
+pub fn value_pairs(text: &str) -> Vec<Pair> {
+    pairs_where(text, |k| {
+        k.eq_ignore_ascii_case("value").then_some(KeyStrength::Weak)
+    })
+}
+
+/// Every key `strength_of` accepts with the value after it, in one pass.
+fn pairs_where(text: &str, strength_of: fn(&str) -> Option<KeyStrength>) -> Vec<Pair> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < text.len() {
@@ -126,7 +167,7 @@ pub fn pairs(text: &str) -> Vec<Pair> {
         // The syntax first (cheap, and most words have no value after
         // them), then the key's words.
         if let Some((start, end, quoted)) = value_after_key(text, i, key_end, cli) {
-            if let Some(strength) = key_strength(key) {
+            if let Some(strength) = strength_of(key) {
                 out.push(Pair {
                     key: key.to_string(),
                     value: text[start..end].to_string(),
@@ -186,6 +227,11 @@ fn value_after_key(text: &str, ks: usize, ke: usize, cli: bool) -> Option<(usize
             let len = text
                 .get(s..)?
                 .find(|c: char| c as u32 == q as u32 || c == '\n')?;
+            // A command in backticks ("`vault read …`") runs to get the
+            // secret; it is not one.
+            if q == b'`' && text.get(s..s + len)?.contains(' ') {
+                return None;
+            }
             (len > 0 && b(text, s + len) == Some(q)).then_some((s, s + len, true))
         }
         // A bracketed placeholder ("[PASSWORD]", "<token>", "{key}") as a whole.
@@ -215,6 +261,19 @@ fn value_after_key(text: &str, ks: usize, ke: usize, cli: bool) -> Option<(usize
     }
 }
 
+/// A value that is itself a secret's name ("ACCESS_TOKEN", "CLIENT_SECRET",
+/// the key repeated) names where the secret goes, quoted or not.
+pub fn names_a_secret(key: &str, v: &str) -> bool {
+    let normal = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let shouted = !v.is_empty() && v.bytes().all(|c| c.is_ascii_uppercase() || c == b'_');
+    (!key.is_empty() && normal(v) == normal(key)) || (shouted && key_strength(v).is_some())
+}
+
 /// Is a pair's value a secret? Placeholders, references and code are not;
 /// a strong key takes any credential-like value (a quoted passphrase of a
 /// few words too); a weak key only a random-looking one.
@@ -228,6 +287,9 @@ pub fn is_secret_value(p: &Pair, wp: &WritePolicy) -> bool {
     let identifier = v.bytes().all(|c| c.is_ascii_alphabetic() || c == b'_')
         && (v.contains('_') || v.bytes().skip(1).any(|c| c.is_ascii_uppercase()));
     if identifier && !p.quoted {
+        return false;
+    }
+    if names_a_secret(&p.key, v) {
         return false;
     }
     let words = v.split_whitespace().count();

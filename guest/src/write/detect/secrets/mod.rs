@@ -18,6 +18,7 @@ mod checksums;
 mod keyvalue;
 mod personal;
 mod placeholder;
+mod position;
 
 pub use personal::find_personal_with;
 pub use placeholder::placeholder_credential;
@@ -160,6 +161,7 @@ fn secrets_in(text: &str, folded: &str, wp: &WritePolicy) -> Vec<Finding> {
     url_credentials(text, &mut out);
     webhook_urls(text, &mut out);
     keyvalue::key_values(text, wp, &mut out);
+    position::credentials(text, wp, &mut out);
     environment_dumps(text, wp, &mut out);
     keyword_values(text, folded, wp, &mut out);
     credential_pairs(text, folded, wp, &mut out);
@@ -345,6 +347,20 @@ fn private_keys(text: &str, out: &mut Vec<Finding>) {
         };
         let header = rest.get(..10 + header_end).unwrap_or("");
         if !header.contains("PRIVATE KEY") {
+            continue;
+        }
+        // A template with no key in it ("-----BEGIN … -----END", a "..."
+        // or "<paste your key here>" body) holds nothing secret.
+        let body_start = 10 + header_end + 5;
+        let body = rest
+            .get(body_start..)
+            .map(|r| r.split("-----END").next().unwrap_or(r))
+            .unwrap_or("");
+        let key_chars = body
+            .bytes()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/'))
+            .count();
+        if key_chars < 4 || placeholder(body.trim()) {
             continue;
         }
         let end = match rest.find("-----END") {
@@ -750,6 +766,13 @@ fn value_after(text: &str, mut i: usize, wp: &WritePolicy) -> Option<(usize, usi
             }
             e
         };
+        // An attribute name before its quoted value (`value="…"`): a filler
+        // word, and the `=` its separator.
+        if e > i + 1 && b(text, e - 1) == Some(b'=') && matches!(b(text, e), Some(b'"' | b'\'')) {
+            fillers += 1;
+            i = e - 1;
+            continue;
+        }
         if e > i {
             let v = text.get(i..e)?;
             let plain = v.bytes().all(|x| x.is_ascii_alphabetic());
@@ -765,6 +788,30 @@ fn value_after(text: &str, mut i: usize, wp: &WritePolicy) -> Option<(usize, usi
             let spaced = i > key_end;
             if ok && (separated || (fillers == 0 && spaced && credential_like(v))) {
                 return Some((i, e, strict));
+            }
+            // A word right after the keyword naming a setting of the
+            // secret ("the token TTL is 3600") says the value is that
+            // setting, not the secret.
+            const SETTINGS: &[&str] = &[
+                "ttl",
+                "timeout",
+                "expiry",
+                "expires",
+                "expiration",
+                "lifetime",
+                "length",
+                "size",
+                "duration",
+                "interval",
+                "rotation",
+                "policy",
+                "format",
+                "bits",
+                "age",
+                "limit",
+            ];
+            if plain && fillers == 0 && SETTINGS.contains(&v.to_ascii_lowercase().as_str()) {
+                return None;
             }
             // A filler word: keep looking for a (new) separator.
             if plain && v.len() <= 12 && fillers < 4 {
@@ -788,6 +835,19 @@ fn value_after(text: &str, mut i: usize, wp: &WritePolicy) -> Option<(usize, usi
 /// Keyword-anchored values: "密码是 …", "password: …", "API key is …".
 fn keyword_values(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
     for h in keyword_hits(folded, wp.cues.secret_keywords) {
+        // Inside a command substitution ("$(vault read -field=token …)")
+        // the keyword is an argument of the command that fetches the secret.
+        let line_start = text
+            .get(..h.start)
+            .and_then(|t| t.rfind('\n'))
+            .map_or(0, |p| p + 1);
+        let before = text.get(line_start..h.start).unwrap_or("");
+        if before
+            .rfind("$(")
+            .is_some_and(|o| !before[o..].contains(')'))
+        {
+            continue;
+        }
         // Inside an identifier, the whole key decides ("token_type",
         // "password_file" name settings, not secrets).
         let key_char = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
@@ -805,6 +865,10 @@ fn keyword_values(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Find
         let Some((s, e, _)) = value_after(text, h.end, wp) else {
             continue;
         };
+        let value = text.get(s..e).unwrap_or("");
+        if keyvalue::names_a_secret(text.get(ks..ke).unwrap_or(""), value) {
+            continue;
+        }
         // A bare "key" is a common word ("the key to success is …"): only a
         // token-like value counts after it.
         if h.cue == "key" && !token_like(text.get(s..e).unwrap_or(""), wp) {
@@ -1001,6 +1065,7 @@ fn not_a_secret_token(
         || inside(urls, i)
         || email_part(text, v, e)
         || labelled_digest(text, i, wp)
+        || keyvalue::key_before(text, i).is_some_and(keyvalue::names_a_non_secret)
         || placeholder(v)
 }
 
@@ -1314,6 +1379,32 @@ mod tests {
     }
 
     #[test]
+    fn a_setting_word_only_right_after_the_keyword() {
+        let uuid = "285e9f36-1138-5f71-f0cf-f58ae0df2ece";
+        assert_eq!(
+            secret_value(&format!(
+                "New heroku API key after today's rotation: {uuid}"
+            )),
+            uuid
+        );
+    }
+
+    #[test]
+    fn tokens_without_a_vendor_prefix_in_credential_positions() {
+        let uuid = "3f2a9c1b-7e4d-4a6f-8b0c-2d4e6f8a0b1c";
+        for (text, value) in [
+            (format!("//registry.npmjs.org/:_authToken={uuid}"), uuid),
+            (format!("<add key=\"ApiKey\" value=\"{uuid}\" />"), uuid),
+            (
+                "kind: Secret\ndata:\n  password: aHVudGVyMng=".to_string(),
+                "aHVudGVyMng=",
+            ),
+        ] {
+            assert_eq!(secret_value(&text), value, "{text}");
+        }
+    }
+
+    #[test]
     fn webhook_urls_with_secret_paths() {
         assert_eq!(
             secret_value("alerts: https://hooks.slack.com/services/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"),
@@ -1362,6 +1453,21 @@ mod tests {
             "token_type: Bearer",
             "the password reset link expires in 24h",
             "keyboard layout: us",
+            // Real formats filled with sequences or repeats, empty key
+            // blocks, a secret's name where its value goes.
+            "xoxb-1234567890-1234567890-abcdefghijklmnopqrstuvwx",
+            "api_key = \"1234567890abcdef1234567890abcdef\"",
+            "AKIA1234567890ABCDEF",
+            "-----BEGIN RSA PRIVATE KEY-----\n-----END RSA PRIVATE KEY-----",
+            "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----",
+            "curl \"https://api.example.com/v1/me?access_token=ACCESS_TOKEN\"",
+            "client_secret: \"CLIENT_SECRET\"",
+            // A random value its key calls public; a command in backticks.
+            "public_key = \"9Cnzj4p4WGeKLs1Pt8QuKUpRKfFLfRYC9AIKjbJTWit\"",
+            "-e SUMO_ACCESS_KEY=`etcdctl get /sumologic_secret`",
+            "TOKEN=$(vault read -field=token secret/ci)",
+            "Invoice ID: in_0KVnBvo2ZNzxqgUA4dPhPB3i",
+            "Set the token TTL to 3600 seconds",
         ] {
             assert!(families(t).is_empty(), "{t:?}: {:?}", find_secrets(t));
         }

@@ -172,6 +172,9 @@ fn digit_id(r: &DigitRun) -> Option<&'static str> {
         9 if r.shape(&[3, 3, 3]) && ck::ca_sin(d) => Some("Canadian SIN"),
         13 if dash && r.shape(&[6, 7]) && ck::kr_rrn(d, false) => Some("Korean RRN"),
         13 if compact && ck::kr_rrn(d, true) => Some("Korean RRN"),
+        13 if compact && ck::za_id(d) => Some("South African ID number"),
+        12 if dash && r.shape(&[3, 3, 3, 3]) && ck::ph_tin(d) => Some("Philippine TIN"),
+        9 if dash && r.shape(&[3, 3, 3]) && ck::ph_tin(d) => Some("Philippine TIN"),
         10 if dash && r.shape(&[6, 4]) && ck::se_personnummer(d) => Some("Swedish personnummer"),
         12 if dash && r.shape(&[8, 4]) && ck::se_personnummer(&d[2..]) => {
             Some("Swedish personnummer")
@@ -210,6 +213,10 @@ fn keyed_id(keyword: &str, d: &str) -> Keyed {
         "itin" => ("US ITIN", ck::us_itin(d)),
         "nhs" => ("UK NHS number", ck::uk_nhs(d)),
         "resident registration" | "주민등록번호" => ("Korean RRN", ck::kr_rrn(d, false)),
+        // "TIN" names the Philippine number and other countries' taxpayer
+        // numbers: a failed Philippine check does not disprove it.
+        "tin" | "bir" if ck::ph_tin(d) => ("Philippine TIN", true),
+        "south african id" | "rsa id" => ("South African ID number", ck::za_id(d)),
         _ => return Keyed::Generic,
     };
     if valid {
@@ -304,11 +311,20 @@ fn alnum_ids(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>)
         let w = &text[s..e];
         // Only the lengths of a scheme are upper-cased and checked.
         let upper = match w.len() {
-            9 | 10 | 16 => w.to_ascii_uppercase(),
+            9 | 10 | 12 | 16 => w.to_ascii_uppercase(),
             _ => String::new(),
         };
+        let keyword = || keyword_before(folded, s, wp.cues.id_keywords, wp.keyword_window_chars);
         let found = match upper.len() {
             9 if ck::sg_nric(&upper) => Some(("Singapore NRIC/FIN", e)),
+            // Its keyword vouches for a FIN whose check letter cannot be
+            // verified (series with unpublished tables, typos).
+            9 if ck::sg_nric_shape(&upper)
+                && keyword().is_some_and(|k| matches!(k, "nric" | "fin")) =>
+            {
+                Some(("Singapore NRIC/FIN", e))
+            }
+            12 if ck::de_rvnr(&upper) => Some(("German pension insurance number", e)),
             9 if ck::es_nif(&upper) && w.bytes().any(|c| c.is_ascii_digit()) => {
                 Some(("Spanish NIF/NIE", e))
             }
@@ -329,6 +345,9 @@ fn alnum_ids(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>)
         }
         .or_else(|| grouped_iban(text, &words[k..]).map(|end| ("IBAN", end)))
         .or_else(|| spaced_nino(text, &words[k..]).map(|end| ("UK National Insurance number", end)))
+        .or_else(|| {
+            spaced_rvnr(text, &words[k..]).map(|end| ("German pension insurance number", end))
+        })
         .or_else(|| {
             let date_first =
                 w.len() == 11 || (w.len() == 6 && w.bytes().all(|c| c.is_ascii_digit()));
@@ -417,6 +436,18 @@ fn spaced_nino(text: &str, words: &[(usize, usize)]) -> Option<usize> {
         .map(|(end, _)| end)
 }
 
+/// A German pension insurance number written in groups ("65 170839 J 003").
+fn spaced_rvnr(text: &str, words: &[(usize, usize)]) -> Option<usize> {
+    let &(s, e) = words.first()?;
+    if e - s != 2 || !text.as_bytes()[s..e].iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    joined(text, words, 5)
+        .into_iter()
+        .find(|(_, c)| c.len() == 12 && ck::de_rvnr(c))
+        .map(|(end, _)| end)
+}
+
 /// A Finnish HETU starting at `s` ("170390-427C"): its end.
 fn hetu_at(text: &str, s: usize) -> Option<usize> {
     let e = s + 11;
@@ -462,14 +493,27 @@ fn document_number(
             while e > i && b(text, e - 1) == Some(b'-') {
                 e -= 1;
             }
+            // Licence digit groups split by single spaces ("123 456 789");
+            // health numbers in groups carry a check, see `numbers`.
+            while family == "passport-number"
+                && text
+                    .get(i..e)
+                    .is_some_and(|v| v.bytes().all(|c| c.is_ascii_digit() || c == b' '))
+                && b(text, e) == Some(b' ')
+                && b(text, e + 1).is_some_and(|c| c.is_ascii_digit())
+            {
+                e = run(text, e + 1, |c| c.is_ascii_digit());
+            }
             let v = text.get(i..e).unwrap_or("");
             let digits = v.bytes().filter(u8::is_ascii_digit).count();
-            let groups: Vec<usize> = v.split('-').map(str::len).collect();
+            let groups: Vec<usize> = v.split(['-', ' ']).map(str::len).collect();
             let date_like = groups == [4, 2, 2] || groups == [4, 2];
+            // Licence numbers run from 6 to 16 characters (one letter and
+            // twelve digits in Florida, nine digits in many states).
             let fits = if groups.len() > 1 {
                 v.len() <= 24 && !date_like
             } else {
-                (6..=10).contains(&v.len())
+                (6..=16).contains(&v.len())
             };
             // Grouped numbers ("1EG4-TE5-MK73") carry fewer digits.
             let enough = digits >= 6 || (groups.len() > 1 && digits >= 4);
@@ -578,6 +622,16 @@ mod tests {
             ("IdNr 86509127455", "Steuer-ID"),
             ("NI JM 52 81 06 C", "UK National Insurance number"),
             ("taxpayer 912-70-1234", "US ITIN"),
+            ("record 8001015009087 on file", "South African ID number"),
+            ("TIN 123-456-782-000 on the form", "Philippine TIN"),
+            ("filed 123-456-782-000 today", "Philippine TIN"),
+            (
+                "Versicherungsnummer 15070649C103",
+                "German pension insurance number",
+            ),
+            ("SV 15 070649 C 103", "German pension insurance number"),
+            ("my fin is m1234567k", "Singapore NRIC/FIN"),
+            ("FIN: m1234567x for the visa", "Singapore NRIC/FIN"),
         ] {
             let hint = id_hint(text);
             assert!(hint.starts_with(scheme), "{text:?}: {hint}");
@@ -599,6 +653,10 @@ mod tests {
             "tunnus 131052-308U",
             "IdNr 86509127456",
             "holder 666-44-7302 on file",
+            "order 8001015009085 shipped",
+            "invoice 123-456-789-001 paid",
+            "code 15070649C104 printed",
+            "part M1234567X restocked",
         ] {
             assert!(
                 personal(text).is_empty(),
@@ -662,6 +720,17 @@ mod tests {
             personal("Remember my passport number is X48217735"),
             vec!["passport-number"]
         );
+        for t in [
+            "DL# D123456789012, issued in Ohio",
+            "my driver license number is 123 456 789",
+            "Driver's lic: A1234567",
+            "Put my driving permit 912345678 on the booking",
+        ] {
+            assert_eq!(personal(t), vec!["passport-number"], "{t}");
+        }
+        for t in ["driver version 535.104 installed", "DL 2026-09-10 deadline"] {
+            assert!(personal(t).is_empty(), "{t}: {:?}", find_personal(t));
+        }
         assert_eq!(personal("我有糖尿病，饭后要吃药"), vec!["health"]);
         assert_eq!(personal("I was diagnosed with asthma"), vec!["health"]);
         assert_eq!(personal("member MBI 1EG4-TE5-MK73 on file"), vec!["health"]);

@@ -28,6 +28,9 @@ pub fn why_not_secret(v: &str) -> Option<&'static str> {
     if sequential(v) || sequential(body) {
         return Some("a run of consecutive characters");
     }
+    if periodic(body) {
+        return Some("a repeated pattern");
+    }
     let bracketed = [('<', '>'), ('[', ']'), ('{', '}'), ('(', ')')]
         .iter()
         .any(|&(o, c)| v.starts_with(o) && v.ends_with(c));
@@ -86,6 +89,17 @@ fn sequential(v: &str) -> bool {
         .filter(|w| w[1] == w[0].wrapping_add(1))
         .count();
     steps * 20 >= (b.len() - 1) * 17
+}
+
+/// A short block repeated to fill the value ("1234567890abcdef1234567890abcdef",
+/// "abc123abc123abc123"): a filler, not a random value.
+fn periodic(v: &str) -> bool {
+    let b = v.as_bytes();
+    let n = b.len();
+    n >= 12
+        && (1..=n / 2)
+            .take(16)
+            .any(|p| b.iter().enumerate().skip(p).all(|(i, &c)| c == b[i - p]))
 }
 
 /// A variable, template or command substitution: "${DB_PASS}", "$TOKEN",

@@ -290,7 +290,7 @@ async function loadReview() {
 async function review(m, verdict) {
   const reference = `inspector:${state.principal.user ?? state.principal.tenant}`;
   try {
-    const [o] = await api('POST', '/inspector/review', [{ id: m.id, revision: m.revision, verdict, reference }]);
+    const [o] = await api('POST', '/v1/review', [{ id: m.id, revision: m.revision, verdict, reference }]);
     $('#review-outcome').replaceChildren(h('p', { class: `review-result ${verdict}` }, o.reason));
     say(o.reason);
     await Promise.all([loadMemories(), loadReview()]);

@@ -1,0 +1,163 @@
+//! The learned kind-and-value decision: a multinomial logistic regression
+//! over hashed text n-grams and the classifier's structural signals.
+//!
+//! The rule scan in `classify` computes what it always did (cues, time
+//! anchors, procedure and event scores, a rule kind); `features` turns that
+//! and the text into hashed feature ids, and `decide` scores the five kinds
+//! with integer weights compiled into the component (`weights.bin`, built by
+//! `train` from `guest/model/data/`, see `guest/model/README.md`). The kind it
+//! picks is what the gates consume: `none` is the value decision ("nothing
+//! worth keeping"), `working` the stability one. Hard rules stay above it:
+//! injections and untrusted instructions are decided before the model is
+//! asked, and secrets and personal data are gated whatever it says.
+//!
+//! The weights are read in place from the embedded bytes: nothing is built
+//! per call (every call runs in a fresh instance).
+
+pub mod blob;
+pub mod features;
+#[cfg(feature = "train")]
+pub mod train;
+
+use crate::types::CandidateKind;
+pub use features::Features;
+
+/// The classes, in weight order.
+pub const KINDS: [CandidateKind; 5] = [
+    CandidateKind::Semantic,
+    CandidateKind::Episodic,
+    CandidateKind::Procedural,
+    CandidateKind::Working,
+    CandidateKind::None,
+];
+
+/// Index of a kind in [`KINDS`].
+pub fn kind_index(k: CandidateKind) -> usize {
+    KINDS.iter().position(|x| *x == k).unwrap_or(4)
+}
+
+/// The shipped weights.
+pub static WEIGHTS: blob::Weights<'static> = blob::Weights::embedded();
+
+/// What the model decided, with the features that decided it.
+#[derive(Debug, Clone)]
+pub struct Decision {
+    pub kind: CandidateKind,
+    /// Score of the chosen kind minus the runner-up, in logit units.
+    pub margin: f64,
+    /// The features that pushed most towards the chosen kind over the
+    /// runner-up, strongest first, with their share in logit units.
+    pub top: Vec<(String, f64)>,
+}
+
+impl Decision {
+    /// "char '以后' +1.9, signal task-deixis +1.2, source tool +0.7".
+    pub fn describe(&self) -> String {
+        self.top
+            .iter()
+            .map(|(name, w)| format!("{name} {w:+.1}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// Scores every kind, in logits: the bias, plus the text n-grams' weights
+/// (averaged, × 1/√n, when the weight file says so), plus the structural
+/// features' weights.
+pub fn scores(w: &blob::Weights, f: &Features) -> [f64; 5] {
+    let (text, rest) = f.ids().split_at(f.text_count());
+    let mut t = [0i32; 5];
+    let mut r = [0i32; 5];
+    for (k, (tk, rk)) in t.iter_mut().zip(r.iter_mut()).enumerate() {
+        *rk = w.bias(k);
+        for &id in text {
+            *tk += w.weight(id, k);
+        }
+        for &id in rest {
+            *rk += w.weight(id, k);
+        }
+    }
+    let scale = w.scale();
+    let factor = if w.averages_text() {
+        f.text_factor()
+    } else {
+        1.0
+    };
+    let mut s = [0f64; 5];
+    for k in 0..5 {
+        s[k] = (t[k] as f64 * factor + r[k] as f64) * scale;
+    }
+    s
+}
+
+/// The kind the weights pick for these features, and why.
+pub fn decide_with(w: &blob::Weights, f: &Features, top_n: usize) -> Decision {
+    let s = scores(w, f);
+    let best = argmax(&s);
+    let mut second = if best == 0 { 1 } else { 0 };
+    for k in 0..5 {
+        if k != best && s[k] > s[second] {
+            second = k;
+        }
+    }
+    let (scale, n_text) = (w.scale(), f.text_count());
+    let factor = if w.averages_text() {
+        f.text_factor()
+    } else {
+        1.0
+    };
+    let mut pushes: Vec<(usize, f64)> = f
+        .ids()
+        .iter()
+        .enumerate()
+        .map(|(i, &id)| {
+            let d = (w.weight(id, best) - w.weight(id, second)) as f64 * scale;
+            (i, if i < n_text { d * factor } else { d })
+        })
+        .filter(|(_, d)| *d > 0.0)
+        .collect();
+    pushes.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    Decision {
+        kind: KINDS[best],
+        margin: s[best] - s[second],
+        top: pushes
+            .into_iter()
+            .take(top_n)
+            .map(|(i, d)| (f.name(i), d))
+            .collect(),
+    }
+}
+
+/// The shipped model's decision.
+pub fn decide(f: &Features) -> Decision {
+    decide_with(&WEIGHTS, f, 3)
+}
+
+/// The first index of the highest score (ties go to the earlier kind).
+fn argmax(s: &[f64; 5]) -> usize {
+    let mut best = 0;
+    for k in 1..5 {
+        if s[k] > s[best] {
+            best = k;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_weights_have_a_valid_header() {
+        assert_eq!(WEIGHTS.classes(), 5);
+        assert!(WEIGHTS.buckets().is_power_of_two());
+        assert!(WEIGHTS.scale() > 0.0);
+    }
+
+    #[test]
+    fn argmax_prefers_the_earlier_kind_on_ties() {
+        assert_eq!(argmax(&[3.0, 3.0, 1.0, 0.0, 3.0]), 0);
+        assert_eq!(argmax(&[0.0, 1.0, 5.0, 5.0, 2.0]), 2);
+    }
+}

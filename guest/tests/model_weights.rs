@@ -1,0 +1,69 @@
+//! The shipped kind-model weights are exactly what the training recipe
+//! builds from the data in `guest/model/data/` (the test split left out).
+
+use std::path::PathBuf;
+
+use engram_guest::core::config::Policy;
+use engram_guest::write::model::train::{self, data, PARAMS};
+
+fn model_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("model")
+}
+
+#[test]
+fn shipped_weights_equal_a_fresh_training_run() {
+    let fresh = train::train_shipped(&model_dir().join("data")).expect("training data loads");
+    let shipped = std::fs::read(model_dir().join("weights.bin")).expect("weights.bin");
+    assert_eq!(
+        fresh.len(),
+        shipped.len(),
+        "weights.bin is stale: rerun `cargo run --release -p engram-guest --example train_model`"
+    );
+    let first = fresh.iter().zip(&shipped).position(|(a, b)| a != b);
+    assert_eq!(
+        first, None,
+        "weights.bin differs from a fresh training run (first at byte {first:?}): rerun the train_model example"
+    );
+}
+
+#[test]
+fn training_is_deterministic_and_depends_on_the_data() {
+    let (rows, _) = data::load_split(&model_dir().join("data")).expect("data");
+    let policy = Policy::default();
+    let mut ex = train::examples(&rows[..600], PARAMS.buckets, &policy);
+    let a = train::train(&ex, &PARAMS);
+    assert_eq!(a, train::train(&ex, &PARAMS), "two runs differ");
+    ex.pop();
+    assert_ne!(
+        a,
+        train::train(&ex, &PARAMS),
+        "one line fewer changed nothing"
+    );
+}
+
+#[test]
+fn the_test_split_is_a_quarter_and_never_trained_on() {
+    let dir = model_dir().join("data");
+    let (train_rows, test_rows) = data::load_split(&dir).expect("data");
+    let ids = data::test_ids(&dir).expect("split");
+    assert_eq!(
+        test_rows.len(),
+        ids.len(),
+        "every test id names a data line"
+    );
+    assert!(train_rows.iter().all(|r| !ids.contains(&r.id)));
+    let share = test_rows.len() as f64 / (train_rows.len() + test_rows.len()) as f64;
+    assert!((0.2..0.3).contains(&share), "test share {share:.3}");
+    assert!(train_rows.len() + test_rows.len() >= 3000);
+}
+
+#[test]
+fn deterministic_exp_is_accurate() {
+    for x in [-30.0, -2.5, -0.1, 0.0, 0.7, 3.0, 20.0] {
+        let (got, want) = (train::exp(x), f64::exp(x));
+        assert!(
+            ((got - want) / want).abs() < 1e-12,
+            "exp({x}) = {got}, want {want}"
+        );
+    }
+}
