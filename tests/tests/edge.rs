@@ -221,7 +221,7 @@ fn refusals_are_serves_and_write_nothing() {
     let u42 = json!({"tenant": "acme", "user": "u42"});
     let keys = Keys::for_scenario(
         &json!({"principal": {"tenant": "acme"}, "steps": []}),
-        &[u42.clone()],
+        std::slice::from_ref(&u42),
     );
     let db = KvDb::open(&dir.join("kv.db"));
     let mut edge = runner(&keys, Arc::clone(&db));

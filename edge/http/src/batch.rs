@@ -4,6 +4,7 @@
 //! `application/x-ndjson`, each item named "item N" or "line N", its scope
 //! read before anything runs; the body and batch limits checked first.
 
+use engram_contract::item;
 use engram_contract::route::{self, Routed};
 use engram_contract::Form;
 
@@ -73,19 +74,21 @@ pub fn read_batch<'a>(
     Ok(Batch { text, form, items })
 }
 
-/// A failure of the policy call, an input error named by `label(index)`
-/// ("item 3", "line 3", "pack request") as serve names it.
+/// A failure of the policy call; one about an item (a bad field, an item
+/// not found) is named by `label(index)` ("item 3", "line 3", "pack
+/// request"), an input error about no item as the request body's, as serve
+/// names them (host/src/app/serve/codec.rs). The status stays the error's.
 pub fn named(e: PolicyError, label: impl Fn(u32) -> Option<String>) -> ApiError {
-    if let PolicyError::InvalidInput(f) = &e {
-        let what = f
-            .index
-            .and_then(&label)
-            .unwrap_or_else(|| "request body".to_string());
-        return ApiError::bad_request(if f.field.is_empty() {
-            format!("{what}: {}", f.message)
-        } else {
-            format!("{what}: field `{}`: {}", f.field, f.message)
-        });
+    let labelled =
+        item::about_item(&e).and_then(|(i, text)| Some(format!("{}: {text}", label(i)?)));
+    let message = match &e {
+        _ if labelled.is_some() => labelled,
+        PolicyError::InvalidInput(f) => Some(format!("request body: {}", item::field_text(f))),
+        _ => None,
+    };
+    let mut api = from_policy(e);
+    if let Some(message) = message {
+        api.message = message;
     }
-    from_policy(e)
+    api
 }

@@ -1,6 +1,7 @@
 //! A request's failure as `{"error": "…", "status": N}`, with the statuses
 //! and wording of `engram serve` (host/src/app/serve/error.rs).
 
+use engram_contract::item;
 use serde_json::json;
 
 use crate::api::{PolicyError, Response};
@@ -38,8 +39,8 @@ impl ApiError {
 pub fn from_policy(e: PolicyError) -> ApiError {
     match e {
         PolicyError::InvalidInput(f) => ApiError::bad_request(match f.index {
-            Some(i) => format!("item {i}: field `{}`: {}", f.field, f.message),
-            None => format!("field `{}`: {}", f.field, f.message),
+            Some(i) => format!("item {i}: {}", item::field_text(&f)),
+            None => item::field_text(&f),
         }),
         PolicyError::Unsupported(m) => ApiError::bad_request(format!("unsupported: {m}")),
         PolicyError::NotFound(m) => ApiError::new(404, format!("not found: {m}")),

@@ -201,6 +201,31 @@ fn field_errors_name_the_item_or_line() {
     assert_eq!(error_of(&r.body), ("conflict: lost".into(), 409));
 }
 
+/// A review item that is not found is named as serve names it (404), and
+/// a not-found error about no item keeps its text.
+#[test]
+fn a_review_item_not_found_is_named_with_its_status() {
+    let e = Recorder::default();
+    let c = config();
+    *e.answer.borrow_mut() = Some(Err(engram_contract::item::not_found(
+        1,
+        "no pending revision 1 of memory 'm-9'",
+    )));
+    let body = r#"[{"id":"m-1","revision":1,"verdict":"approve"},{"id":"m-9","revision":1,"verdict":"reject"}]"#;
+    let r = handle(&c, &e, &post("/v1/review", Some("ek_acme"), body));
+    assert_eq!(
+        error_of(&r.body),
+        (
+            "item 2: not found: no pending revision 1 of memory 'm-9'".into(),
+            404
+        )
+    );
+    assert_eq!(e.calls.borrow()[0].0, "review");
+    *e.answer.borrow_mut() = Some(Err(PolicyError::NotFound("nothing".into())));
+    let r = handle(&c, &e, &post("/v1/review", Some("ek_acme"), body));
+    assert_eq!(error_of(&r.body), ("not found: nothing".into(), 404));
+}
+
 #[test]
 fn limits_are_named_with_their_variable() {
     let e = Recorder::default();

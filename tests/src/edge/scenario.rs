@@ -214,6 +214,7 @@ pub fn run(target: &mut dyn Target, scenario: &Value, keys: &Keys) -> Vec<Answer
             "recall" => post("/v1/recall", &step["queries"]),
             "pack" => post("/v1/pack", &step["request"]),
             "forget" => post("/v1/forget", &step["selectors"]),
+            "review" => post("/v1/review", &step["items"]),
             "sweep" => post("/v1/sweep", &json!({"scope": step["scope"]})),
             "list" => send(
                 &agent,
