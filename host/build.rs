@@ -18,6 +18,8 @@ fn main() {
         .to_path_buf();
     for p in [
         "guest/src",
+        // The model heads' weight files, compiled into the component.
+        "guest/model",
         "guest/Cargo.toml",
         "contract/src",
         "contract/build.rs",

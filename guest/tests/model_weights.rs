@@ -1,5 +1,6 @@
-//! The shipped kind-model weights are exactly what the training recipe
-//! builds from the data in `guest/model/data/` (the test split left out).
+//! The shipped weights of every model head are exactly what the training
+//! recipe builds from the data in `guest/model/data/` (the test split left
+//! out).
 
 use std::path::PathBuf;
 
@@ -12,18 +13,23 @@ fn model_dir() -> PathBuf {
 
 #[test]
 fn shipped_weights_equal_a_fresh_training_run() {
-    let fresh = train::train_shipped(&model_dir().join("data")).expect("training data loads");
-    let shipped = std::fs::read(model_dir().join("weights.bin")).expect("weights.bin");
-    assert_eq!(
-        fresh.len(),
-        shipped.len(),
-        "weights.bin is stale: rerun `cargo run --release -p engram-guest --example train_model`"
-    );
-    let first = fresh.iter().zip(&shipped).position(|(a, b)| a != b);
-    assert_eq!(
-        first, None,
-        "weights.bin differs from a fresh training run (first at byte {first:?}): rerun the train_model example"
-    );
+    for head in train::HEADS {
+        let fresh =
+            train::train_head(&model_dir().join("data"), head).expect("training data loads");
+        let shipped = std::fs::read(model_dir().join(head.file)).expect("weight file");
+        assert_eq!(
+            fresh.len(),
+            shipped.len(),
+            "{} is stale: rerun `cargo run --release -p engram-guest --example train_model`",
+            head.file
+        );
+        let first = fresh.iter().zip(&shipped).position(|(a, b)| a != b);
+        assert_eq!(
+            first, None,
+            "{} differs from a fresh training run (first at byte {first:?}): rerun the train_model example",
+            head.file
+        );
+    }
 }
 
 #[test]
@@ -42,7 +48,7 @@ fn training_is_deterministic_and_depends_on_the_data() {
 }
 
 #[test]
-fn the_test_split_is_a_quarter_and_never_trained_on() {
+fn the_test_split_keeps_its_lines_and_is_never_trained_on() {
     let dir = model_dir().join("data");
     let (train_rows, test_rows) = data::load_split(&dir).expect("data");
     let ids = data::test_ids(&dir).expect("split");
@@ -52,9 +58,14 @@ fn the_test_split_is_a_quarter_and_never_trained_on() {
         "every test id names a data line"
     );
     assert!(train_rows.iter().all(|r| !ids.contains(&r.id)));
-    let share = test_rows.len() as f64 / (train_rows.len() + test_rows.len()) as f64;
-    assert!((0.2..0.3).contains(&share), "test share {share:.3}");
-    assert!(train_rows.len() + test_rows.len() >= 3000);
+    // Fixed as a quarter of the data of round 1 (756 lines); lines written
+    // since then train only, so the split keeps its size, not its share.
+    assert!(test_rows.len() >= 750, "test split of {}", test_rows.len());
+    assert!(
+        train_rows.len() >= 3000,
+        "{} training lines",
+        train_rows.len()
+    );
 }
 
 #[test]

@@ -87,7 +87,9 @@ fn the_component_is_small_and_stripped() {
     // classification, "s" 121 KB for 60 %); issue 24's structural
     // detectors +50 KB and the kind model (82 KB of weights plus code)
     // +123 KB (1,231 KB); the JSON contract exported from inside +487 KB
-    // (1,719 KB; a wac-composed adapter instead measured +596 KB).
-    assert!(bytes < 1_760_000, "component is {bytes} bytes");
+    // (1,719 KB; a wac-composed adapter instead measured +596 KB); issue 24
+    // round 2's sensitive-data head +53 KB and learned injection detector
+    // with the hidden-encoding decoder +120 KB (1,890 KB).
+    assert!(bytes < 1_930_000, "component is {bytes} bytes");
     assert_eq!(e.runtime().info.sha256.len(), 64);
 }

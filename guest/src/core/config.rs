@@ -1035,6 +1035,7 @@ pub static CUES: Cues = Cues {
         "host", "port", "user", "username", "region", "algorithm", "alg", "label", "description", "desc", "env",
         "location", "store", "manager", "rotation", "regex", "pattern", "reset", "min", "max", "limit", "arn",
         "ref", "kind", "method", "scheme", "strategy", "lifetime", "age", "duration", "interval", "rate", "bits",
+        "hash", "algo",
     ],
     non_secret_key_words: &[
         "public", "pub", "publishable", "cache", "sort", "partition", "primary", "foreign", "idempotency",
@@ -1064,13 +1065,13 @@ pub static CUES: Cues = Cues {
         "nric", "national insurance", "ni number", "nino", "codice fiscale", "dni", "nif", "resident registration",
         "주민등록번호", "tax id", "taxpayer", "itin", "社保号", "社会保障号", "nhs", "pan", "permanent account number",
         "tin", "bir", "fin", "south african id", "rsa id", "id number", "identity number", "rvnr", "svnr",
-        "sozialversicherungsnummer", "versicherungsnummer", "rentenversicherungsnummer",
+        "sozialversicherungsnummer", "versicherungsnummer", "rentenversicherungsnummer", "isikukood",
     ],
     passport_keywords: &[
         "驾照", "驾驶证", "driver licence", "driver's licence", "driver license", "driver's license", "driving licence", "licence number", "license number", "medical license", "dea number",
         "drivers license", "drivers licence", "driver's lic", "driver lic", "driving permit", "driver permit", "dl", "dl#", "dl no",
         "lic#", "lic no", "license no", "licence no", "license #", "licence #", "permit number", "führerschein",
-        "护照", "passport",
+        "护照", "passport", "reisepass", "passnummer",
     ],
     health_id_keywords: &[
         "medical record number", "medical record", "mrn", "patient id", "health insurance", "member id", "medicare",

@@ -42,6 +42,7 @@ use crate::types::{
 };
 use crate::write::detect::injection::{self, Carrier, Injection, Instruction};
 use crate::write::detect::secrets::{self, Finding};
+use crate::write::model::injection::{Span, Via};
 use crate::write::model::{self, Features};
 
 /// What a candidate is, and the payload it would be stored with.
@@ -174,9 +175,12 @@ struct Analysis {
     untrusted: bool,
     reasons: Vec<String>,
     signals: Signals,
-    /// The kind the ordered rules reach, and whether their evidence is strong.
+    /// The kind the ordered rules reach (the kind model's baseline).
     rule_kind: CandidateKind,
-    strong: bool,
+    /// The kind decided before the kind model is asked (the rules', or
+    /// `none` for an injection the learned detector found), and whether
+    /// the evidence is strong.
+    decided: (CandidateKind, bool),
     /// The scan's structural signals, named for the model.
     model_signals: Vec<&'static str>,
 }
@@ -185,12 +189,7 @@ fn analyse(c: &Candidate, now: Datetime, policy: &Policy) -> Analysis {
     let wp = &policy.write;
     let observed = c.observed_at.unwrap_or(now);
     let text = c.text.trim();
-    let found = secrets::detect(text, wp);
-    let (secrets, personal) = (found.secrets, found.personal);
-    let mut hidden = secrets.clone();
-    hidden.extend(personal.iter().filter(|f| f.family != "health").cloned());
-    // Secrets and numbers are blanked so their characters are never cues.
-    let folded = secrets::mask(&found.folded, &hidden);
+    let (secrets, personal, folded) = masked_fold(text, wp);
     let s = scan(&folded, observed, wp);
     let trust = policy.source(c.source.kind);
     let untrusted = !trust.may_instruct && !trust.inferred;
@@ -209,7 +208,7 @@ fn analyse(c: &Candidate, now: Datetime, policy: &Policy) -> Analysis {
         inferred: trust.inferred,
         injected: carrier
             .as_ref()
-            .and_then(|k| injection::detect(&folded, k, &s.instruction, wp)),
+            .and_then(|k| injection::detect_rules(text, &folded, k, &s.instruction, wp)),
     };
 
     let mut reasons = Vec::new();
@@ -237,6 +236,20 @@ fn analyse(c: &Candidate, now: Datetime, policy: &Policy) -> Analysis {
 
     let (rule_kind, strong) = text_kind(c, &s, wp, &origin, &mut reasons, &mut signals);
     let model_signals = model_signals(c, &s, &signals, wp);
+    // The learned injection detector reads what the rules let through. It
+    // decides the candidate (rejected, like a rule's injection) but is not
+    // part of the rules' kind, which the kind model reads as its baseline.
+    let mut decided = (rule_kind, strong);
+    if origin.injected.is_none() {
+        let via = via_of(c, carrier.as_ref());
+        if let Some(inj) = carrier
+            .as_ref()
+            .and_then(|k| injection::detect_learned(text, &folded, k, wp, via))
+        {
+            reject_injection(c, &origin, &inj, &mut reasons, &mut signals);
+            decided = (CandidateKind::None, true);
+        }
+    }
     Analysis {
         observed,
         folded,
@@ -245,16 +258,71 @@ fn analyse(c: &Candidate, now: Datetime, policy: &Policy) -> Analysis {
         reasons,
         signals,
         rule_kind,
-        strong,
+        decided,
         model_signals,
     }
+}
+
+/// The secrets and personal data of a text, and the text folded with them
+/// blanked, so their characters are never cues (health words stay).
+fn masked_fold(text: &str, wp: &WritePolicy) -> (Vec<Finding>, Vec<Finding>, String) {
+    let found = secrets::detect(text, wp);
+    let mut hidden = found.secrets.clone();
+    hidden.extend(
+        found
+            .personal
+            .iter()
+            .filter(|f| f.family != "health")
+            .cloned(),
+    );
+    let folded = secrets::mask(&found.folded, &hidden);
+    (found.secrets, found.personal, folded)
+}
+
+/// How carried text arrived, for the learned injection detector.
+fn via_of(c: &Candidate, carrier: Option<&Carrier>) -> Via {
+    match (carrier, c.source.kind) {
+        (Some(Carrier::Quoted(_)), _) => Via::Quoted,
+        (_, SourceKind::Tool) => Via::Tool,
+        _ => Via::Document,
+    }
+}
+
+/// Carried text as the learned injection detector reads it: the folded
+/// text, the carried spans, how it arrived.
+pub type Carried = (String, Vec<Span>, Via);
+
+/// The carried text of a candidate as the learned injection detector reads
+/// it (training uses this): the folded text (secrets masked), the carried
+/// spans, and how it arrived. `None` when nothing is carried.
+pub fn carried_text(c: &Candidate, policy: &Policy) -> Option<Carried> {
+    let wp = &policy.write;
+    let (_, _, folded) = masked_fold(c.text.trim(), wp);
+    let trust = policy.source(c.source.kind);
+    let carrier = if !trust.may_instruct && !trust.inferred {
+        Carrier::Source
+    } else if trust.inferred {
+        return None;
+    } else {
+        let spans = injection::quoted_spans(&folded, wp);
+        if spans.is_empty() {
+            return None;
+        }
+        Carrier::Quoted(spans)
+    };
+    let via = via_of(c, Some(&carrier));
+    let spans = match carrier {
+        Carrier::Source => vec![(0, folded.len())],
+        Carrier::Quoted(spans) => spans,
+    };
+    Some((folded, spans, via))
 }
 
 /// The kind the ordered rules alone reach (the model's baseline), and
 /// whether their evidence is strong.
 pub fn rule_kind(c: &Candidate, now: Datetime, policy: &Policy) -> (CandidateKind, bool) {
     let a = analyse(c, now, policy);
-    (a.rule_kind, a.strong)
+    a.decided
 }
 
 /// The features the learned model sees for a candidate (training uses this).
@@ -278,8 +346,10 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
     let wp = &policy.write;
     let text = c.text.trim();
     let mut a = analyse(c, now, policy);
-    // ── The learned kind-and-value decision (write/model) ──────────────
-    let (text_kind, strong) = learned_kind(c, &mut a);
+    // ── The learned decisions (write/model): one set of features, read by
+    // the kind head and the sensitive-data head ──────────────────────────
+    let f = features(c, &a, model::WEIGHTS.buckets());
+    let (text_kind, strong) = learned_kind(&f, &mut a);
     let Analysis {
         observed,
         folded,
@@ -290,6 +360,7 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
         ..
     } = a;
     let kind = apply_hint(c, text_kind, strong, &s, wp, &mut reasons, &mut signals);
+    learned_personal(&f, kind, &mut reasons, &mut signals);
 
     if kind == CandidateKind::Procedural && untrusted && signals.injection.is_none() {
         let why = format!(
@@ -359,16 +430,15 @@ const MODEL_OVER_STRONG_RULES: f64 = 1.0;
 /// untrusted text the rules found nothing to keep in, and strong rule
 /// evidence unless the model is a logit ahead. Its top features go into the
 /// reasons either way.
-fn learned_kind(c: &Candidate, a: &mut Analysis) -> (CandidateKind, bool) {
+fn learned_kind(f: &Features, a: &mut Analysis) -> (CandidateKind, bool) {
     if a.signals.injection.is_some() {
-        return (a.rule_kind, a.strong);
+        return a.decided;
     }
-    let f = features(c, a, model::WEIGHTS.buckets());
     // An explicit task-scope cue ("这次", "for now", "just this once") is
     // the definition of working memory (SPEC §3.1): a hard rule, like an
     // injection; the model is still shown in the reasons.
     let task_cue = a.rule_kind == CandidateKind::Working && !a.s.task.is_empty();
-    let d = model::decide(&f);
+    let d = model::decide(f);
     let name = candidate_kind_name(d.kind);
     if task_cue && d.kind != a.rule_kind {
         a.reasons.push(format!(
@@ -376,7 +446,7 @@ fn learned_kind(c: &Candidate, a: &mut Analysis) -> (CandidateKind, bool) {
             d.margin,
             d.describe()
         ));
-        return (a.rule_kind, a.strong);
+        return a.decided;
     }
     if d.kind == a.rule_kind {
         a.reasons.push(format!(
@@ -384,7 +454,7 @@ fn learned_kind(c: &Candidate, a: &mut Analysis) -> (CandidateKind, bool) {
             d.margin,
             d.describe()
         ));
-        return (d.kind, a.strong || d.margin >= MODEL_STRONG_MARGIN);
+        return (d.kind, a.decided.1 || d.margin >= MODEL_STRONG_MARGIN);
     }
     let storable = |k: CandidateKind| {
         matches!(
@@ -401,9 +471,9 @@ fn learned_kind(c: &Candidate, a: &mut Analysis) -> (CandidateKind, bool) {
             d.margin,
             d.describe()
         ));
-        return (a.rule_kind, a.strong);
+        return a.decided;
     }
-    let needed = if a.strong {
+    let needed = if a.decided.1 {
         MODEL_OVER_STRONG_RULES
     } else {
         MODEL_OVER_WEAK_RULES
@@ -414,7 +484,7 @@ fn learned_kind(c: &Candidate, a: &mut Analysis) -> (CandidateKind, bool) {
             d.margin,
             d.describe()
         ));
-        return (a.rule_kind, a.strong);
+        return a.decided;
     }
     a.reasons.push(format!(
         "model: {name} over the rules' {} (margin {:.1}; {})",
@@ -441,6 +511,36 @@ fn learned_kind(c: &Candidate, a: &mut Analysis) -> (CandidateKind, bool) {
         }
     }
     (d.kind, d.margin >= MODEL_STRONG_MARGIN)
+}
+
+/// Sensitive personal data said in ordinary words ("我对芒果过敏", "my
+/// take-home is about 4k"): the learned head (`model::sensitive`) adds a
+/// personal-data finding that the sensitivity gate treats like the
+/// detectors' (rejected without an explicit ask, pending with one). It
+/// guards lasting memory: task state and text with nothing to keep are
+/// left to the detectors, and a family the detectors already found is not
+/// reported twice.
+fn learned_personal(
+    f: &Features,
+    kind: CandidateKind,
+    reasons: &mut Vec<String>,
+    signals: &mut Signals,
+) {
+    let lasting = matches!(
+        kind,
+        CandidateKind::Semantic | CandidateKind::Episodic | CandidateKind::Procedural
+    );
+    if !lasting || signals.injection.is_some() {
+        return;
+    }
+    let Some(found) = model::sensitive::detect(f) else {
+        return;
+    };
+    if signals.personal.iter().any(|p| p.family == found.family) {
+        return;
+    }
+    reasons.push(format!("sensitive-data model: {}", found.describe()));
+    signals.personal.push(found);
 }
 
 /// The rule scan's structural signals, as named model features.
@@ -529,6 +629,31 @@ struct Origin {
     injected: Option<Injection>,
 }
 
+/// Records an injection in carried text: the reason, and the signal the
+/// value and permission gates reject on.
+fn reject_injection(
+    c: &Candidate,
+    origin: &Origin,
+    inj: &Injection,
+    reasons: &mut Vec<String>,
+    signals: &mut Signals,
+) {
+    let carrier = if origin.untrusted {
+        format!(
+            "{} content",
+            crate::core::model::source_label(c.source.kind)
+        )
+    } else {
+        "text quoted in the message".to_string()
+    };
+    let why = format!(
+        "prompt injection: {} in {carrier}: rejected, never semantic or procedural memory",
+        inj.describe()
+    );
+    reasons.push(why.clone());
+    signals.injection = Some(why);
+}
+
 /// The kind the text alone supports, and whether the evidence is strong
 /// enough to overrule a caller's hint. (One ordered decision list: each
 /// step returns; splitting it would scatter the order that is its point.)
@@ -542,20 +667,7 @@ fn text_kind(
 ) -> (CandidateKind, bool) {
     // 1. Prompt injection: carried text that addresses the assistant.
     if let Some(inj) = &origin.injected {
-        let carrier = if origin.untrusted {
-            format!(
-                "{} content",
-                crate::core::model::source_label(c.source.kind)
-            )
-        } else {
-            "text quoted in the message".to_string()
-        };
-        let why = format!(
-            "prompt injection: {} in {carrier}: rejected, never semantic or procedural memory",
-            inj.describe()
-        );
-        reasons.push(why.clone());
-        signals.injection = Some(why);
+        reject_injection(c, origin, inj, reasons, signals);
         return (CandidateKind::None, true);
     }
     if origin.inferred && s.instruction.is_instruction() && !s.instruction.overrides.is_empty() {
@@ -2716,6 +2828,47 @@ mod tests {
             &Policy::default(),
         );
         cls.kind
+    }
+
+    fn learned_personal_family(text: &str) -> Option<&'static str> {
+        let c = cand(text, SourceKind::User);
+        let now = c.observed_at.unwrap_or(Datetime {
+            epoch_ms: 0,
+            offset_minutes: 0,
+        });
+        let cls = classify(&c, now, &Policy::default());
+        let found = cls
+            .reasons
+            .iter()
+            .any(|r| r.starts_with("sensitive-data model"));
+        found.then(|| cls.signals.personal.last().map_or("", |f| f.family))
+    }
+
+    #[test]
+    fn the_sensitive_data_head_finds_health_and_pay_in_ordinary_words() {
+        // No listed keyword in these: the learned head names the family,
+        // and the finding reaches the sensitivity gate with the others.
+        assert_eq!(
+            learned_personal_family("我吃虾会起疹子，喉咙也会肿。"),
+            Some("health")
+        );
+        assert_eq!(
+            learned_personal_family("I'm on blood thinners."),
+            Some("health")
+        );
+        assert_eq!(
+            learned_personal_family("我车贷每个月还三千八。"),
+            Some("pay-or-debt")
+        );
+        // Look-alikes stay ordinary.
+        for text in [
+            "I take the bus to work.",
+            "药店在哪？",
+            "order-service is deployed on AWS",
+            "payment-service database: PostgreSQL 16",
+        ] {
+            assert_eq!(learned_personal_family(text), None, "{text}");
+        }
     }
 
     #[test]

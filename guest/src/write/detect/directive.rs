@@ -344,7 +344,10 @@ fn foreign_task(text: &str, s: usize, e: usize, verb: Option<&'static str>) -> O
     if !(question || task) || words.len() < 2 {
         return None;
     }
-    let rest = [text.get(..s)?, text.get(e..)?].concat();
+    // The label line of a tool call or an attachment ("gmail.read_message
+    // returned:") names the carrier; it is not carried content.
+    let body = label_line_end(text).filter(|&b| b <= s).unwrap_or(0);
+    let rest = [text.get(body..s)?, text.get(e..)?].concat();
     let others = content_words(&rest);
     if others.len() < 6 || words.iter().any(|w| others.contains(w)) {
         return None;
@@ -358,6 +361,14 @@ fn foreign_task(text: &str, s: usize, e: usize, verb: Option<&'static str>) -> O
         start: s,
         end: e,
     })
+}
+
+/// Where the first line ends when it is a label ("read_document returned:",
+/// "api.get(…) ->"): the byte after its line break.
+fn label_line_end(text: &str) -> Option<usize> {
+    let nl = text.find('\n')?;
+    let line = text[..nl].trim_end();
+    (line.ends_with(':') || line.ends_with("->") || line.ends_with("=>")).then_some(nl + 1)
 }
 
 /// The topic words of a text: ASCII words of four letters or more, not

@@ -21,8 +21,9 @@
 //!   names the marker family; the rest of the carried text (facts read from
 //!   the document) is not salvaged from the same candidate.
 
-use crate::analysis::cues::{by_position, find_any, find_groups, longest, quoted, Hit};
+use crate::analysis::cues::{by_position, find_any, find_groups, fold, longest, quoted, Hit};
 use crate::core::config::{CueList, WritePolicy};
+use crate::write::model::injection::{self as learned, Via};
 
 /// The instruction-like cues of a text (the standing-order family).
 #[derive(Debug, Clone, Default)]
@@ -128,11 +129,26 @@ pub struct Injection {
     /// The family's name, as the reason gives it.
     pub family: &'static str,
     pub hits: Vec<Hit>,
+    /// What the reason says instead of the hits' cues, when they are not
+    /// the evidence (the learned detector's sentence and features, text
+    /// decoded from base64 or hex).
+    pub detail: Option<String>,
 }
 
 impl Injection {
+    pub fn new(family: &'static str, hits: Vec<Hit>) -> Injection {
+        Injection {
+            family,
+            hits,
+            detail: None,
+        }
+    }
+
     pub fn describe(&self) -> String {
-        format!("{} ({})", self.family, quoted(&self.hits))
+        match &self.detail {
+            Some(d) => format!("{} ({d})", self.family),
+            None => format!("{} ({})", self.family, quoted(&self.hits)),
+        }
     }
 }
 
@@ -192,6 +208,37 @@ pub fn quoted_spans(folded: &str, wp: &WritePolicy) -> Vec<(usize, usize)> {
     spans
 }
 
+/// Marker cues that name the prompt without asking for it.
+const BARE_MENTIONS: &[&str] = &[
+    "system prompt",
+    "hidden prompt",
+    "initial prompt",
+    "系统提示",
+    "提示词",
+];
+
+/// Is the sentence around a hit addressed to someone ("you", "your",
+/// "你", "您")? A prompt named in a sentence to its reader is asked for.
+fn addressed(folded: &str, h: &Hit) -> bool {
+    let ends = ['.', '!', '?', '\n', '。', '！', '？'];
+    let start = folded
+        .get(..h.start)
+        .and_then(|t| {
+            t.rfind(ends)
+                .map(|p| p + t[p..].chars().next().map_or(1, char::len_utf8))
+        })
+        .unwrap_or(0);
+    let end = folded
+        .get(h.end..)
+        .and_then(|t| t.find(ends))
+        .map_or(folded.len(), |p| h.end + p);
+    let sentence = folded.get(start..end).unwrap_or("");
+    sentence.contains(['你', '您'])
+        || sentence
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| matches!(w, "you" | "your" | "yours" | "yourself"))
+}
+
 /// The first marker family found in the carried text, if any. Families are
 /// tried in their configured order (all scanned in one pass); the
 /// standing-order family (an instruction addressed to the agent) is judged
@@ -213,9 +260,16 @@ pub fn detect(
     let groups = find_groups(folded, &lists[..n], wp.wildcard_max_gap_chars);
     for ((family, _), hits) in markers.iter().zip(groups) {
         let hits = carrier.carried(hits);
-        if !hits.is_empty() {
-            return Some(Injection { family, hits });
+        // A system prompt named without a request to reveal it (a code
+        // comment, a how-to) is a mention: the sentence decides, and the
+        // learned detector reads sentences (`detect_all`).
+        if hits
+            .iter()
+            .all(|h| BARE_MENTIONS.contains(&h.cue) && !addressed(folded, h))
+        {
+            continue;
         }
+        return Some(Injection::new(family, hits));
     }
     if let Some(ask) = carried_request_to_keep(folded, carrier, wp) {
         return Some(ask);
@@ -227,7 +281,7 @@ pub fn detect(
         Carrier::Quoted(spans) => spans.clone(),
     };
     if let Some((family, hits)) = super::directive::order(folded, &spans) {
-        return Some(Injection { family, hits });
+        return Some(Injection::new(family, hits));
     }
     for &(a, b) in &spans {
         let Some(hits) = folded.get(a..b).and_then(super::harmful_code::request) else {
@@ -241,10 +295,10 @@ pub fn detect(
                 ..h
             })
             .collect();
-        return Some(Injection {
-            family: "request to include code that sends host data out or destroys",
+        return Some(Injection::new(
+            "request to include code that sends host data out or destroys",
             hits,
-        });
+        ));
     }
     // A standing order to the agent ("the support bot should always …").
     match carrier {
@@ -257,6 +311,101 @@ pub fn detect(
             standing_order(scan(&carried.join("\n"), wp))
         }
     }
+}
+
+/// The structural detectors over the carried text, in order: the markers
+/// and sentence structure (`detect`), then instructions hidden in an
+/// encoding (decoded and read by the same detectors). `text` is the
+/// candidate's text with the byte layout of `folded`.
+pub fn detect_rules(
+    text: &str,
+    folded: &str,
+    carrier: &Carrier,
+    whole: &Instruction,
+    wp: &WritePolicy,
+) -> Option<Injection> {
+    detect(folded, carrier, whole, wp).or_else(|| hidden(text, carrier, wp, false))
+}
+
+/// The learned detector, which adds recall where the closed vocabularies
+/// end: over the carried text, then over text decoded from an encoding.
+/// Asked only when the rules found nothing.
+pub fn detect_learned(
+    text: &str,
+    folded: &str,
+    carrier: &Carrier,
+    wp: &WritePolicy,
+    via: Via,
+) -> Option<Injection> {
+    learned_detect(text, folded, carrier, via).or_else(|| hidden(text, carrier, wp, true))
+}
+
+fn spans_of(carrier: &Carrier, len: usize) -> Vec<(usize, usize)> {
+    match carrier {
+        Carrier::Source => vec![(0, len)],
+        Carrier::Quoted(spans) => spans.clone(),
+    }
+}
+
+/// The first `n` characters of `s`, on one line.
+fn clip(s: &str, n: usize) -> String {
+    let one: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one.char_indices().nth(n) {
+        Some((i, _)) => format!("{}…", &one[..i]),
+        None => one,
+    }
+}
+
+/// Instructions hidden in base64, hex or bits inside the carried text, as
+/// the structural detectors read the decoded text (or, `learned`, the
+/// learned detector).
+fn hidden(text: &str, carrier: &Carrier, wp: &WritePolicy, learned: bool) -> Option<Injection> {
+    for (a, b) in spans_of(carrier, text.len()) {
+        for d in super::encoded::decode_runs(text.get(a..b).unwrap_or("")) {
+            let f = fold(&d.text);
+            let found = if learned {
+                learned::detect(&f, &[(0, f.len())], Via::Decoded)
+                    .map(|v| format!("learned detector {:.1}: {}", v.logit, v.describe()))
+            } else {
+                detect(&f, &Carrier::Source, &scan(&f, wp), wp).map(|i| i.describe())
+            };
+            if let Some(why) = found {
+                let family = match d.encoding {
+                    "hex" => "instructions hidden in hex-encoded text",
+                    "binary" => "instructions hidden in binary-encoded text",
+                    _ => "instructions hidden in base64-encoded text",
+                };
+                return Some(Injection {
+                    family,
+                    hits: Vec::new(),
+                    detail: Some(format!("it decodes to '{}': {why}", clip(&d.text, 80))),
+                });
+            }
+        }
+    }
+    None
+}
+
+/// The learned detector: the carried segment that most addresses the
+/// assistant, when it clears the threshold, with its top features.
+fn learned_detect(text: &str, folded: &str, carrier: &Carrier, via: Via) -> Option<Injection> {
+    let v = learned::detect(folded, &spans_of(carrier, folded.len()), via)?;
+    let said = text.get(v.start..v.end).unwrap_or("");
+    Some(Injection {
+        family: "carried text addressing the assistant (learned detector)",
+        hits: vec![Hit {
+            cue: "learned",
+            start: v.start,
+            end: v.end,
+        }],
+        detail: Some(format!(
+            "'{}' scores {:.1}, threshold {:.1}: {}",
+            clip(said, 100),
+            v.logit,
+            learned::THRESHOLD,
+            v.describe()
+        )),
+    })
 }
 
 /// Only the speaker may ask for a memory. Carried text that asks to be kept
@@ -278,10 +427,7 @@ fn carried_request_to_keep(folded: &str, carrier: &Carrier, wp: &WritePolicy) ->
     }
     let mut hits = [ask, rule].concat();
     hits.sort_by(by_position);
-    Some(Injection {
-        family: "remember claim with a standing rule",
-        hits,
-    })
+    Some(Injection::new("remember claim with a standing rule", hits))
 }
 
 fn standing_order(order: Instruction) -> Option<Injection> {
@@ -296,10 +442,10 @@ fn standing_order(order: Instruction) -> Option<Injection> {
     ]
     .concat();
     hits.sort_by(by_position);
-    Some(Injection {
-        family: "standing order addressed to the assistant",
+    Some(Injection::new(
+        "standing order addressed to the assistant",
         hits,
-    })
+    ))
 }
 
 #[cfg(test)]

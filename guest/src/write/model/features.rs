@@ -77,8 +77,9 @@ fn expand(w: &str) -> Vec<String> {
 }
 
 /// FNV-1a of `ns`, a 0xff separator and the parts, streamed (no buffer):
-/// the same value as `fnv1a` of their concatenation.
-fn bucket(buckets: u32, ns: &str, parts: &[&str]) -> u32 {
+/// the same value as `fnv1a` of their concatenation. Shared by every head
+/// (each hashes its own namespaces).
+pub fn bucket(buckets: u32, ns: &str, parts: &[&str]) -> u32 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut eat = |b: u8| {
         h ^= b as u64;

@@ -438,6 +438,56 @@ pub fn uk_nino(s: &str) -> bool {
     ok1 && ok2 && !banned.iter().any(|p| s.starts_with(p))
 }
 
+/// Estonian personal code (isikukood): GYYMMDDSSSC, the century-and-sex
+/// digit 3–6 (born 1900–2099), a real month and day, and the check digit
+/// of the two-stage weights (1…9,1 then 3…9,1,2,3; a remainder of 10 twice
+/// gives 0).
+pub fn ee_isikukood(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() != 11 || !b.iter().all(u8::is_ascii_digit) {
+        return false;
+    }
+    let d: Vec<u32> = b.iter().map(|&c| (c - b'0') as u32).collect();
+    let (month, day) = (d[3] * 10 + d[4], d[5] * 10 + d[6]);
+    if !(3..=6).contains(&d[0]) || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return false;
+    }
+    let sum = |w: [u32; 10]| d.iter().zip(w).map(|(x, w)| x * w).sum::<u32>() % 11;
+    let mut c = sum([1, 2, 3, 4, 5, 6, 7, 8, 9, 1]);
+    if c == 10 {
+        c = sum([3, 4, 5, 6, 7, 8, 9, 1, 2, 3]) % 10;
+    }
+    c == d[10]
+}
+
+/// German passport number (Reisepass, since 2007): nine characters from
+/// the alphabet without vowels and look-alikes (C F G H J K L M N P R T V
+/// W X Y Z and digits), the first the issuing office's letter (C F G H J K),
+/// optionally followed by the ICAO 9303 check digit (weights 7, 3, 1).
+pub fn de_passport(s: &str) -> bool {
+    let b = s.as_bytes();
+    if !(9..=10).contains(&b.len()) || !b"CFGHJK".contains(&b[0]) {
+        return false;
+    }
+    let allowed = |c: u8| c.is_ascii_digit() || b"CFGHJKLMNPRTVWXYZ".contains(&c);
+    if !b[..9].iter().all(|&c| allowed(c)) || !b[..9].iter().any(u8::is_ascii_digit) {
+        return false;
+    }
+    if b.len() == 9 {
+        return true;
+    }
+    let value = |c: u8| match c {
+        b'0'..=b'9' => (c - b'0') as u32,
+        _ => (c - b'A') as u32 + 10,
+    };
+    let sum: u32 = b[..9]
+        .iter()
+        .zip([7, 3, 1].iter().cycle())
+        .map(|(&c, w)| value(c) * w)
+        .sum();
+    b[9].is_ascii_digit() && (b[9] - b'0') as u32 == sum % 10
+}
+
 /// IBAN lengths by country (ISO 13616 registry).
 #[rustfmt::skip]
 const IBAN_LENGTHS: &[(&str, usize)] = &[
@@ -646,6 +696,28 @@ mod tests {
         assert!(de_steuer_id(&t) && !de_steuer_id(&broken(&t)));
         // Ten distinct digits break the structure rule whatever the check.
         assert!((0..10).all(|d| !de_steuer_id(&format!("5783196420{d}"))));
+    }
+
+    #[test]
+    fn estonian_isikukood() {
+        let t = complete("6091125802", ee_isikukood);
+        assert_eq!(t, "60911258021");
+        assert!(ee_isikukood("37605030299") && !ee_isikukood(&broken(&t)));
+        // A month 13, a century digit 9, letters: not a personal code.
+        assert!((0..10).all(|d| !ee_isikukood(&format!("6091325802{d}"))));
+        assert!((0..10).all(|d| !ee_isikukood(&format!("9091125802{d}"))));
+        assert!(!ee_isikukood("6091125802a"));
+    }
+
+    #[test]
+    fn german_passport() {
+        assert!(de_passport("GC8MG0PRH") && de_passport("C01X00T47"));
+        // With its check digit (ICAO 7-3-1): C01X00T47 → 8.
+        assert!(de_passport("C01X00T478") && !de_passport("C01X00T479"));
+        // A vowel, a first letter outside C F G H J K, no digit at all.
+        assert!(
+            !de_passport("GA8MG0PRH") && !de_passport("AC8MG0PRH") && !de_passport("GCMMGLPRH")
+        );
     }
 
     #[test]

@@ -82,7 +82,20 @@ pub fn key_strength(key: &str) -> Option<KeyStrength> {
     }
     let words = key_words(key);
     let last = words.last()?;
-    if cues.secret_key_settings.contains(&last.as_str())
+    // A word naming a setting anywhere after the secret's word
+    // ("authTokenTtlSeconds", "password_hash_algo") makes the key a
+    // setting about the secret, not the secret.
+    let stem = |x: &String| {
+        cues.secret_key_strong
+            .iter()
+            .chain(cues.secret_key_weak)
+            .any(|w| x == w || (w.len() >= 5 && x.ends_with(*w)))
+    };
+    let after_stem = words.iter().position(stem).map_or(words.len(), |p| p + 1);
+    if words[after_stem..]
+        .iter()
+        .chain(std::iter::once(last))
+        .any(|w| cues.secret_key_settings.contains(&w.as_str()))
         || words
             .iter()
             .any(|w| cues.non_secret_key_words.contains(&w.as_str()))
@@ -292,6 +305,12 @@ pub fn is_secret_value(p: &Pair, wp: &WritePolicy) -> bool {
     if names_a_secret(&p.key, v) {
         return false;
     }
+    // A key that is only a qualified "key" ("schemaKey", "STRIPE_KEY") and
+    // a value built of words and small numbers ("DOC_Vector_5_32") names a
+    // thing; a key's value is random.
+    if qualified_key_only(&p.key) && word_built(v) {
+        return false;
+    }
     let words = v.split_whitespace().count();
     match p.strength {
         KeyStrength::Strong if words > 1 => p.quoted && words <= 6 && v.len() <= 64,
@@ -300,6 +319,35 @@ pub fn is_secret_value(p: &Pair, wp: &WritePolicy) -> bool {
             words == 1 && v.len() >= 16 && (looks_random(v, wp) || super::random_by_alphabet(v, wp))
         }
     }
+}
+
+/// A key that names a secret only by ending in "key" after a qualifier
+/// (no secret stem such as "token" or "secret" among its words).
+fn qualified_key_only(key: &str) -> bool {
+    let cues = &crate::core::config::CUES;
+    let words = key_words(key);
+    words.len() > 1
+        && words.last().is_some_and(|w| w == "key")
+        && !words.iter().any(|x| {
+            cues.secret_key_strong
+                .iter()
+                .any(|w| x == w || (w.len() >= 5 && x.ends_with(*w)))
+        })
+}
+
+/// A value made of two or more parts (split on `_ - .` and lower→upper
+/// case changes), each a word (letters with a vowel) or a number of at most
+/// four digits: "DOC_Vector_5_32", "orders-by-day". Keys
+/// and tokens mix letters and digits inside their parts.
+fn word_built(v: &str) -> bool {
+    let parts: Vec<String> = key_words(v);
+    parts.len() >= 2
+        && parts.iter().all(|p| {
+            (p.bytes().all(|c| c.is_ascii_digit()) && p.len() <= 4)
+                || (p.len() >= 2
+                    && p.bytes().all(|c| c.is_ascii_alphabetic())
+                    && p.bytes().any(|c| b"aeiouy".contains(&c)))
+        })
 }
 
 /// Secrets given as key/value pairs.
@@ -380,6 +428,21 @@ mod tests {
     }
 
     #[test]
+    fn a_password_built_of_words_is_still_a_password() {
+        // Only a qualified "key" reads a word-built value as a name.
+        assert_eq!(
+            found("db_password = 'Summer_Harbor_2024'"),
+            vec!["Summer_Harbor_2024"]
+        );
+        assert_eq!(
+            found("STRIPE_KEY=sk_live_4eC39HqLyjWDarjtT1zdp7dc"),
+            vec!["sk_live_4eC39HqLyjWDarjtT1zdp7dc"]
+        );
+        assert!(word_built("DOC_Vector_5_32") && word_built("orders-by-day"));
+        assert!(!word_built("q8Lr2Vx7Nw4Kp1Zt") && !word_built("sk_live_4eC39HqLyjWDarjtT1zdp7dc"));
+    }
+
+    #[test]
     fn quoted_values_with_spaces() {
         assert_eq!(
             found("vault passphrase = \"blue harbor 70 kite\""),
@@ -415,6 +478,10 @@ mod tests {
             "secret: db-creds",
             "signature: John Smith",
             "tokenizer: bert-base-uncased",
+            "authTokenTtlSeconds = 3600",
+            "password_hash = 'argon2id'",
+            "schemaKey = 'DOC_Vector_5_32'",
+            "SESSION_TOKEN_MAX_AGE_DAYS=30",
         ] {
             assert!(found(text).is_empty(), "{text}: {:?}", found(text));
         }

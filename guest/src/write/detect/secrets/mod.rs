@@ -750,12 +750,13 @@ fn value_after(text: &str, mut i: usize, wp: &WritePolicy) -> Option<(usize, usi
             i += c.len_utf8();
             continue;
         }
-        // A candidate value: a run of non-space ASCII.
+        // A candidate value: a run of non-space ASCII. A `|` separates
+        // fields of a record or cells of a table ("Password reset|CONTENT:").
         let e = run(text, i, |x| {
             x.is_ascii_graphic()
                 && !matches!(
                     x,
-                    b'"' | b'\'' | b'`' | b',' | b';' | b')' | b']' | b'}' | b'>'
+                    b'"' | b'\'' | b'`' | b',' | b';' | b')' | b']' | b'}' | b'>' | b'|'
                 )
         });
         let e = {

@@ -181,6 +181,7 @@ fn digit_id(r: &DigitRun) -> Option<&'static str> {
         }
         11 if compact && !cn_mobile && ck::pesel(d) => Some("PESEL"),
         11 if compact && !cn_mobile && ck::de_steuer_id(d) => Some("Steuer-ID"),
+        11 if compact && !cn_mobile && ck::ee_isikukood(d) => Some("Estonian isikukood"),
         _ => None,
     }
 }
@@ -209,6 +210,7 @@ fn keyed_id(keyword: &str, d: &str) -> Keyed {
             ("Steuer-ID", ck::de_steuer_id(d))
         }
         "personnummer" => ("Swedish personnummer", personnummer(d)),
+        "isikukood" => ("Estonian isikukood", ck::ee_isikukood(d)),
         "ssn" | "social security" => ("US SSN", ck::us_ssn(d)),
         "itin" => ("US ITIN", ck::us_itin(d)),
         "nhs" => ("UK NHS number", ck::uk_nhs(d)),
@@ -516,7 +518,10 @@ fn document_number(
                 (6..=16).contains(&v.len())
             };
             // Grouped numbers ("1EG4-TE5-MK73") carry fewer digits.
-            let enough = digits >= 6 || (groups.len() > 1 && digits >= 4);
+            // A German passport number has few digits but a strict alphabet.
+            let enough = digits >= 6
+                || (groups.len() > 1 && digits >= 4)
+                || (family == "passport-number" && ck::de_passport(v));
             if fits && enough {
                 out.push(finding(
                     family,
@@ -707,6 +712,31 @@ mod tests {
             vec!["bank-account"]
         );
         assert!(personal("order 4111111111111112 shipped").is_empty());
+    }
+
+    #[test]
+    fn estonian_codes_and_german_passports_by_their_structure() {
+        assert_eq!(
+            personal("Minu isikukood on 60911258021."),
+            vec!["national-id"]
+        );
+        assert_eq!(personal("isikukood: 37605030299"), vec!["national-id"]);
+        // The check digit fails: not a personal code.
+        let hints: Vec<String> = find_personal("order 60911258022 shipped")
+            .into_iter()
+            .map(|f| f.hint)
+            .collect();
+        assert!(hints.iter().all(|h| !h.contains("isikukood")), "{hints:?}");
+        assert_eq!(
+            personal("Reisepass-Nr.: GC8MG0PRH"),
+            vec!["passport-number"]
+        );
+        assert_eq!(
+            personal("passport C01X00T478, valid until 2031"),
+            vec!["passport-number"]
+        );
+        // Not the passport alphabet (a vowel), too few digits for any other.
+        assert!(personal("Reisepass-Nr.: GA8MGOPRH").is_empty());
     }
 
     #[test]

@@ -19,6 +19,8 @@ pub struct Labelled {
     pub kind: Option<CandidateKind>,
     /// Is the expected disposition exactly `rejected`?
     pub rejected: bool,
+    /// The whole `expect` object, for heads with labels of their own.
+    pub expect: Value,
 }
 
 fn kind_named(s: &str) -> Option<CandidateKind> {
@@ -84,6 +86,7 @@ pub fn load_file(path: &Path) -> Result<Vec<Labelled>, String> {
                 candidate: c,
                 kind,
                 rejected,
+                expect: v.get("expect").cloned().unwrap_or(Value::Null),
             });
         }
     }

@@ -1,24 +1,34 @@
-//! Training the kind model, byte for byte reproducible: single-threaded,
+//! Training the model's heads, byte for byte reproducible: single-threaded,
 //! examples in file order then a fixed-seed shuffle per epoch, f64 with a
 //! fixed order of operations and an `exp` built from + − × ÷ only (no
 //! platform libm), then quantisation to i8 with one scale.
 //!
-//! `cargo run --release -p engram-guest --features train --example train_model`
-//! rebuilds `guest/model/weights.bin`; the test `model_weights` checks that
-//! the shipped file equals a fresh run.
+//! A [`Head`] names its classes, its weight file, its settings and how a
+//! labelled line maps to a class; every head trains on the same features
+//! ([`examples`]) with the same recipe ([`train`]). [`HEADS`] lists the
+//! shipped ones.
+//!
+//! `cargo run --release -p engram-guest --example train_model`
+//! rebuilds every head's weight file in `guest/model/`; the test
+//! `model_weights` checks that each shipped file equals a fresh run.
 
 use std::path::Path;
 
-use super::{blob, kind_index, Features, KINDS};
+use super::{blob, kind_index, Features};
 use crate::core::config::Policy;
 use crate::types::{Candidate, CandidateKind, Datetime};
 
 pub mod data;
+pub mod injection;
 
 /// Training settings (chosen by cross-validation on the training part).
 #[derive(Debug, Clone, Copy)]
 pub struct Params {
+    /// The head's table size (a power of two, at most [`FEATURE_BUCKETS`]:
+    /// a smaller table reads the low bits of the shared feature ids).
     pub buckets: u32,
+    /// How many classes the head scores.
+    pub classes: usize,
     pub epochs: usize,
     /// AdaGrad step size.
     pub rate: f64,
@@ -33,8 +43,13 @@ pub struct Params {
     pub seed: u64,
 }
 
+/// The table the shared features are hashed into (the kind head's).
+pub const FEATURE_BUCKETS: u32 = 1 << 14;
+
+/// The kind head's settings.
 pub const PARAMS: Params = Params {
-    buckets: 1 << 14,
+    buckets: FEATURE_BUCKETS,
+    classes: 5,
     epochs: 15,
     rate: 0.1,
     l2: 1e-4,
@@ -56,21 +71,86 @@ pub struct Example {
     pub label: usize,
 }
 
-/// The features of labelled candidates. A line whose kind is not scored
-/// ("*") trains as `none` when it is rejected (an injection or a raw dump
-/// with a secret: the pipeline keeps nothing of it) and is skipped otherwise.
+/// A trained head: its classes, weight file, settings and labels.
+#[derive(Debug, Clone, Copy)]
+pub struct Head {
+    /// Its name on the command line (`train_model -- --head NAME`).
+    pub name: &'static str,
+    /// Its weight file in `guest/model/`.
+    pub file: &'static str,
+    /// Class names, in weight order.
+    pub classes: &'static [&'static str],
+    pub params: Params,
+    /// The class of a labelled line; `None` leaves the line out.
+    pub label: fn(&data::Labelled) -> Option<usize>,
+}
+
+/// The kind head: a line whose kind is not scored ("*") trains as `none`
+/// when it is rejected (an injection or a raw dump with a secret: the
+/// pipeline keeps nothing of it) and is left out otherwise.
+pub const KIND: Head = Head {
+    name: "kind",
+    file: "weights.bin",
+    classes: &["semantic", "episodic", "procedural", "working", "none"],
+    params: PARAMS,
+    label: kind_label,
+};
+
+fn kind_label(r: &data::Labelled) -> Option<usize> {
+    r.kind
+        .or(r.rejected.then_some(CandidateKind::None))
+        .map(kind_index)
+}
+
+/// The shipped heads.
+pub const HEADS: &[Head] = &[KIND, super::sensitive::training::HEAD];
+
+/// A head by name.
+pub fn head(name: &str) -> Option<&'static Head> {
+    HEADS.iter().find(|h| h.name == name)
+}
+
+/// The features of labelled candidates, labelled for the kind head.
 pub fn examples(rows: &[data::Labelled], buckets: u32, policy: &Policy) -> Vec<Example> {
+    examples_for(rows, buckets, policy, KIND.label)
+}
+
+/// The features of labelled candidates, labelled by `label` (lines it
+/// gives no class are left out).
+pub fn examples_for(
+    rows: &[data::Labelled],
+    buckets: u32,
+    policy: &Policy,
+    label: fn(&data::Labelled) -> Option<usize>,
+) -> Vec<Example> {
     rows.iter()
         .filter_map(|r| {
-            let kind = r.kind.or(r.rejected.then_some(CandidateKind::None))?;
+            let label = label(r)?;
             let f = features_of(&r.candidate, buckets, policy);
             Some(Example {
                 id: r.id.clone(),
                 file: r.file.clone(),
                 ids: f.ids().to_vec(),
                 text: f.text_count(),
-                label: kind_index(kind),
+                label,
             })
+        })
+        .collect()
+}
+
+/// The same examples relabelled for another head (features computed once).
+pub fn relabel(
+    rows: &[data::Labelled],
+    examples: &[Example],
+    label: fn(&data::Labelled) -> Option<usize>,
+) -> Vec<Example> {
+    let by_id: std::collections::BTreeMap<&str, &data::Labelled> =
+        rows.iter().map(|r| (r.id.as_str(), r)).collect();
+    examples
+        .iter()
+        .filter_map(|e| {
+            let label = label(by_id.get(e.id.as_str())?)?;
+            Some(Example { label, ..e.clone() })
         })
         .collect()
 }
@@ -119,20 +199,21 @@ impl Lcg {
 
 /// Trains and returns the weight file.
 pub fn train(examples: &[Example], p: &Params) -> Vec<u8> {
-    let n = p.buckets as usize;
-    let mut w = vec![[0f64; 5]; n];
-    let mut g2 = vec![[1e-8f64; 5]; n];
-    let mut b = [0f64; 5];
-    let mut gb2 = [1e-8f64; 5];
-    let mut counts = [0usize; 5];
+    let (n, c) = (p.buckets as usize, p.classes);
+    let mask = p.buckets - 1;
+    let mut w = vec![0f64; n * c];
+    let mut g2 = vec![1e-8f64; n * c];
+    let mut b = vec![0f64; c];
+    let mut gb2 = vec![1e-8f64; c];
+    let mut counts = vec![0usize; c];
     for e in examples {
         counts[e.label] += 1;
     }
     let total = examples.len().max(1) as f64;
     let class_weight: Vec<f64> = counts
         .iter()
-        .map(|&c| {
-            let even = total / (5.0 * c.max(1) as f64);
+        .map(|&k| {
+            let even = total / (c as f64 * k.max(1) as f64);
             1.0 + p.balance * (even - 1.0)
         })
         .collect();
@@ -150,6 +231,8 @@ pub fn train(examples: &[Example], p: &Params) -> Vec<u8> {
         .collect();
     let mut order: Vec<usize> = (0..examples.len()).collect();
     let mut rng = Lcg(p.seed);
+    let mut z = vec![0f64; c];
+    let mut prob = vec![0f64; c];
     for _ in 0..p.epochs {
         for i in (1..order.len()).rev() {
             let j = (rng.next() % (i as u64 + 1)) as usize;
@@ -163,33 +246,32 @@ pub fn train(examples: &[Example], p: &Params) -> Vec<u8> {
             } else {
                 1.0
             };
-            let mut z = b;
+            z.copy_from_slice(&b);
             for (n, &id) in e.ids.iter().enumerate() {
-                let row = &w[id as usize];
+                let row = ((id & mask) as usize) * c;
                 let x = if n < e.text { factor } else { 1.0 };
-                for k in 0..5 {
-                    z[k] += row[k] * x;
+                for k in 0..c {
+                    z[k] += w[row + k] * x;
                 }
             }
             let max = z.iter().copied().fold(f64::MIN, f64::max);
-            let mut prob = [0f64; 5];
             let mut sum = 0.0;
-            for k in 0..5 {
+            for k in 0..c {
                 prob[k] = exp(z[k] - max);
                 sum += prob[k];
             }
             let cw = weight[i];
-            for k in 0..5 {
+            for k in 0..c {
                 let y = if k == e.label { 1.0 } else { 0.0 };
                 let g = cw * (prob[k] / sum - y);
                 gb2[k] += g * g;
                 b[k] -= p.rate * g / gb2[k].sqrt();
                 for (n, &id) in e.ids.iter().enumerate() {
-                    let id = id as usize;
+                    let at = ((id & mask) as usize) * c + k;
                     let x = if n < e.text { factor } else { 1.0 };
-                    let gk = g * x + p.l2 * w[id][k];
-                    g2[id][k] += gk * gk;
-                    w[id][k] -= p.rate * gk / g2[id][k].sqrt();
+                    let gk = g * x + p.l2 * w[at];
+                    g2[at] += gk * gk;
+                    w[at] -= p.rate * gk / g2[at].sqrt();
                 }
             }
         }
@@ -198,37 +280,34 @@ pub fn train(examples: &[Example], p: &Params) -> Vec<u8> {
 }
 
 /// Rounds the weights to i8 with one scale (the largest magnitude ↦ 127).
-fn quantise(buckets: u32, average_text: bool, b: &[f64; 5], w: &[[f64; 5]]) -> Vec<u8> {
-    let mut max = b.iter().fold(0f64, |m, x| m.max(x.abs()));
-    for row in w {
-        for x in row {
-            max = max.max(x.abs());
-        }
-    }
+fn quantise(buckets: u32, average_text: bool, b: &[f64], w: &[f64]) -> Vec<u8> {
+    let max = b.iter().chain(w).fold(0f64, |m, x| m.max(x.abs()));
     let scale = (max / 127.0).max(1e-9) as f32;
     let s = scale as f64;
-    let q = |x: f64| (x / s).round().clamp(-127.0, 127.0) as i8;
-    let bias = [q(b[0]), q(b[1]), q(b[2]), q(b[3]), q(b[4])];
-    let rows: Vec<[i8; 5]> = w
-        .iter()
-        .map(|r| [q(r[0]), q(r[1]), q(r[2]), q(r[3]), q(r[4])])
+    let q = |x: &f64| (x / s).round().clamp(-127.0, 127.0) as i8;
+    let bias: Vec<i8> = b.iter().map(q).collect();
+    let rows: Vec<Vec<i8>> = w
+        .chunks(b.len())
+        .map(|r| r.iter().map(q).collect())
         .collect();
     blob::encode(buckets, average_text, scale, &bias, &rows)
 }
 
 /// Accuracy of a weight file on examples, and its confusion matrix
-/// (`[expected][predicted]`, in `KINDS` order).
-pub fn evaluate(bytes: &[u8], examples: &[Example]) -> (f64, [[usize; 5]; 5]) {
-    let w = match blob::Weights::parse(bytes) {
-        Ok(w) => w,
-        Err(_) => return (0.0, [[0; 5]; 5]),
+/// (`[expected][predicted]`, in class order).
+pub fn evaluate(bytes: &[u8], examples: &[Example]) -> (f64, Vec<Vec<usize>>) {
+    let Ok(w) = blob::Weights::parse(bytes) else {
+        return (0.0, Vec::new());
     };
-    let mut m = [[0usize; 5]; 5];
+    let c = w.classes();
+    let mut m = vec![vec![0usize; c]; c];
     let mut ok = 0;
     for e in examples {
         let f = Features::from_ids(e.ids.clone(), e.text);
-        let got = kind_index(super::decide_with(&w, &f, 0).kind);
-        m[e.label][got] += 1;
+        let got = super::rank(&w, &f, 0).best;
+        if let Some(row) = m.get_mut(e.label) {
+            row[got] += 1;
+        }
         ok += (got == e.label) as usize;
     }
     (ok as f64 / examples.len().max(1) as f64, m)
@@ -240,17 +319,17 @@ pub fn fold_of(id: &str, folds: u64) -> u64 {
     crate::core::model::fnv1a(id.as_bytes()) % folds
 }
 
-/// The kind names in weight order.
-pub fn kind_names() -> [&'static str; 5] {
-    KINDS.map(crate::core::model::candidate_kind_name)
+/// Loads the data folder, drops the test split, trains the kind head.
+pub fn train_shipped(dir: &Path) -> Result<Vec<u8>, String> {
+    train_head(dir, &KIND)
 }
 
-/// Loads the data folder, drops the test split, trains with [`PARAMS`].
-pub fn train_shipped(dir: &Path) -> Result<Vec<u8>, String> {
+/// Loads the data folder, drops the test split, trains `head`.
+pub fn train_head(dir: &Path, head: &Head) -> Result<Vec<u8>, String> {
     let (rows, _) = data::load_split(dir)?;
     let policy = Policy::default();
-    let ex = examples(&rows, PARAMS.buckets, &policy);
-    Ok(train(&ex, &PARAMS))
+    let ex = examples_for(&rows, FEATURE_BUCKETS, &policy, head.label);
+    Ok(train(&ex, &head.params))
 }
 
 /// A kind's index, for callers outside.
