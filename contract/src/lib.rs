@@ -5,7 +5,9 @@
 //! `ops`: the table of operations), and what stores and transports need
 //! besides (`body`, the memory row body; `route`, what a transport reads
 //! before a call; `item`, which item of a call an error is about; `reach`,
-//! a principal's reach and the wording of a denial; `time`, RFC 3339).
+//! a principal's reach and the wording of a denial; `time`, RFC 3339;
+//! `owner`, whose tombstones a principal sees and how their keys are
+//! derived).
 //!
 //! The crate is compiled into the component, which exports it as the
 //! `json` interface (`wit/json.wit`): the CLI, `engram serve`, `engram
@@ -38,6 +40,7 @@ pub mod body;
 mod input;
 pub mod item;
 pub mod ops;
+pub mod owner;
 pub mod reach;
 pub mod route;
 pub mod time;

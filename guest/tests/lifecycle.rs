@@ -444,7 +444,7 @@ fn an_agent_inference_is_overruled_by_a_user_statement() {
 }
 
 #[test]
-fn a_leaked_password_is_forgotten_everywhere_and_cannot_come_back() {
+fn a_leaked_password_is_forgotten_everywhere_and_is_not_re_derived() {
     let env = Env::new();
     let leak = "bluefalcon77";
     let t7 = scope(Some("u42"), Some("t7"));
@@ -565,24 +565,47 @@ fn a_leaked_password_is_forgotten_everywhere_and_cannot_come_back() {
     // What was not about it stays.
     assert_eq!(env.active_count(keep.memory_id.as_deref().unwrap()), 1);
 
-    // It cannot come back, in any case, in any scope of the tenant, by
-    // remember or by import.
+    // It is not re-derived for its owner (u42), in any thread: not from a
+    // tool, not from the erased memory's own source event, not from an
+    // import, not from text the user only quotes.
     let mut again = fact(
         "跳板机备注：bluefalcon77（再记一次）",
-        SourceKind::User,
+        SourceKind::Tool,
         "evt-8",
         ("host:staging-jump", "note", "x"),
         None,
         at(2),
     );
-    again.scope = scope(Some("u7"), None);
-    let d = env.remember(at(2), again.clone());
-    assert_eq!(d.disposition, Disposition::Rejected);
-    assert!(
-        d.reasons.iter().any(|r| r.contains("tombstone")),
-        "{:?}",
-        d.reasons
+    again.scope = scope(Some("u42"), Some("t9"));
+    let rejected = |d: &Decision, why: &str| {
+        assert_eq!(d.disposition, Disposition::Rejected, "{:?}", d.reasons);
+        assert!(
+            d.reasons
+                .iter()
+                .any(|r| r.contains("tombstone") && r.contains(why)),
+            "{why}: {:?}",
+            d.reasons
+        );
+    };
+    rejected(&env.remember(at(2), again.clone()), "re-derives");
+    let mut replay = again.clone();
+    replay.source = Source {
+        kind: SourceKind::User,
+        reference: Some("evt-1".into()),
+    };
+    rejected(
+        &env.remember(at(2), replay),
+        "source the erased content came from",
     );
+    let mut old_message = again.clone();
+    old_message.source.kind = SourceKind::User;
+    old_message.observed_at = Some(at(0));
+    rejected(&env.remember(at(2), old_message), "observed before");
+    let mut quoted = again.clone();
+    quoted.source.kind = SourceKind::User;
+    quoted.text = "Here is the ticket text: the jump host note is bluefalcon77".into();
+    quoted.object = None;
+    rejected(&env.remember(at(2), quoted), "quoted");
     let imported = env.run(at(2), |ctx| {
         remember::import_records(
             ctx,
@@ -598,6 +621,34 @@ fn a_leaked_password_is_forgotten_everywhere_and_cannot_come_back() {
         "{imported:?}"
     );
     assert!(env.store.revisions(&id1).unwrap().is_empty());
+
+    // Another user of the tenant is not blocked, and is told nothing of it.
+    let mut other = again.clone();
+    other.scope = scope(Some("u7"), None);
+    other.source.kind = SourceKind::User;
+    let d = env.remember(at(2), other);
+    assert_eq!(d.disposition, Disposition::Active, "{:?}", d.reasons);
+    assert!(
+        !d.reasons
+            .iter()
+            .any(|r| r.contains("tombstone") || r.contains("erased")),
+        "{:?}",
+        d.reasons
+    );
+
+    // Its owner may say it again in a new statement of their own: admitted,
+    // with a reason saying so.
+    let mut restated = again.clone();
+    restated.source.kind = SourceKind::User;
+    restated.text = "以后 staging 跳板机备注改回 bluefalcon77".into();
+    restated.object = Some("bluefalcon77".into());
+    let d = env.remember(at(2), restated);
+    assert_eq!(d.disposition, Disposition::Active, "{:?}", d.reasons);
+    assert!(
+        d.reasons.iter().any(|r| r.contains("re-statement")),
+        "{:?}",
+        d.reasons
+    );
 }
 
 #[test]
@@ -675,8 +726,11 @@ impl Store for Racing<'_> {
         }
         self.inner.commit(ops)
     }
-    fn tombstones(&self) -> Result<Vec<Tombstone>, StoreError> {
-        self.inner.tombstones()
+    fn tombstones(&self, scope: &Scope) -> Result<Vec<Tombstone>, StoreError> {
+        self.inner.tombstones(scope)
+    }
+    fn fingerprint_key(&self, scope: &Scope) -> Result<Vec<u8>, StoreError> {
+        self.inner.fingerprint_key(scope)
     }
     fn count_events(&self, scope: &Scope, kind: &str, since: Datetime) -> Result<u64, StoreError> {
         self.inner.count_events(scope, kind, since)
@@ -1322,7 +1376,17 @@ fn forget_by_key_and_by_id_erase_every_revision() {
         })
         .unwrap();
     assert_eq!(report.deleted, vec![id.clone()]);
-    assert_eq!(report.tombstones, 2, "one per distinct revision text");
+    assert_eq!(
+        report.tombstones, 4,
+        "one per distinct revision text, one per source event it came from"
+    );
+    let kinds: Vec<String> = env
+        .store
+        .all_tombstones()
+        .into_iter()
+        .map(|t| t.kind)
+        .collect();
+    assert_eq!(kinds, ["key", "origin", "key", "origin"]);
     assert!(env.store.revisions(&id).unwrap().is_empty());
     assert!(matches!(
         env.run(at(2), |ctx| sweep::history(ctx, &id)),
@@ -1606,8 +1670,11 @@ impl Store for PerStatement<'_> {
         }
         Ok(receipt)
     }
-    fn tombstones(&self) -> Result<Vec<Tombstone>, StoreError> {
-        self.0.tombstones()
+    fn tombstones(&self, scope: &Scope) -> Result<Vec<Tombstone>, StoreError> {
+        self.0.tombstones(scope)
+    }
+    fn fingerprint_key(&self, scope: &Scope) -> Result<Vec<u8>, StoreError> {
+        self.0.fingerprint_key(scope)
     }
     fn count_events(&self, scope: &Scope, kind: &str, since: Datetime) -> Result<u64, StoreError> {
         self.0.count_events(scope, kind, since)

@@ -315,15 +315,22 @@ fn the_rate_limit_counts_this_batch_too() {
 
 #[test]
 fn erased_content_is_not_written_again() {
+    use engram_guest::lifecycle::tombstone::{for_text, owner_of, Erased};
     let w = World::new();
-    let t = engram_guest::lifecycle::tombstone::for_text("BlueFalcon", "text", shanghai_now())
-        .expect("tombstone");
-    w.store.commit(&[WriteOp::Tombstone(t)]).expect("commit");
     let c = cand(
         "x",
         "my vpn passphrase hint is bluefalcon",
         SourceKind::User,
     );
+    // Erased by a wider scope (the tenant), so the user's statement does
+    // not reopen it.
+    let owner = engram_guest::types::Scope {
+        user: None,
+        ..owner_of(&c.scope)
+    };
+    let key = Erased::new(&w.store).key(&owner).expect("key");
+    let t = for_text(&key, &owner, "BlueFalcon", "text", shanghai_now()).expect("tombstone");
+    w.store.commit(&[WriteOp::Tombstone(t)]).expect("commit");
     for ds in [
         classify(&w.ctx(), std::slice::from_ref(&c)),
         remember(&w.ctx(), std::slice::from_ref(&c)),

@@ -10,6 +10,7 @@ use crate::bindings::{
     Datetime, Filter, Principal, Receipt, Scope, StoreError, Stored, TermStats, Tombstone,
     WeightedTerm, WriteOp,
 };
+use crate::fingerprint::FingerprintSecret;
 use engram_contract::reach::{self, Reach};
 
 /// A store for all tenants. Implementations apply filters exactly as the
@@ -25,9 +26,17 @@ pub trait Backend: Send {
         terms: &[WeightedTerm],
         limit: u32,
     ) -> Result<Vec<Stored>, StoreError>;
-    /// All or nothing. `principal` bounds erase/scrub/tombstone ops.
+    /// All or nothing. `principal` bounds every op: an update, erase or
+    /// touch reaches only the principal's records (an update only one of
+    /// the same scope), a scrub only events within its scope.
     fn commit(&mut self, principal: &Principal, ops: &[WriteOp]) -> Result<Receipt, StoreError>;
-    fn tombstones(&mut self, tenant: &str) -> Result<Vec<Tombstone>, StoreError>;
+    /// The tombstones whose owner `scope` can see: tenant equal, user and
+    /// project unset or equal (thread and agent of `scope` are ignored),
+    /// oldest first.
+    fn tombstones(&mut self, scope: &Scope) -> Result<Vec<Tombstone>, StoreError>;
+    /// The secret fingerprint keys are derived from (`fingerprint`),
+    /// checked against the key id the store recorded.
+    fn fingerprint_secret(&mut self) -> Result<FingerprintSecret, StoreError>;
     fn count_events(
         &mut self,
         scope: &Scope,
@@ -37,9 +46,12 @@ pub trait Backend: Send {
     /// Records handed out by find/search/revisions since the backend opened
     /// (tests and benchmarks assert bounded reads).
     fn records_read(&self) -> u64;
-    /// The tenant that owns memory `id`, if any (lets the operator's CLI
-    /// open `history --id` for the right principal).
-    fn tenant_of(&mut self, id: &str) -> Result<Option<String>, StoreError>;
+    /// The tenants holding a memory with this id (ids are unique per
+    /// tenant only), sorted. Only for the operator: the CLI run without
+    /// `--tenant` holds the whole database and uses it to open
+    /// `history --id`/`forget` for the right tenant. No guest, key or
+    /// principal ever reaches it.
+    fn tenants_of(&mut self, id: &str) -> Result<Vec<String>, StoreError>;
     /// Start an outer transaction spanning many calls (a whole CLI input),
     /// inside which each commit is a savepoint.
     fn begin_batch(&mut self) -> Result<(), StoreError> {
@@ -66,6 +78,19 @@ pub fn denial(principal: &Principal, scope: &Scope) -> Option<String> {
     };
     reach::denial(held, scope.into(), reach::STORE_HANDLE)
 }
+
+/// May `principal` see content owned by `owner` (a tombstone's scope)?
+/// Never another user's or project's (`engram_contract::owner`).
+pub fn sees_owner(principal: &Principal, owner: &Scope) -> bool {
+    engram_contract::owner::sees_owner(
+        &principal.tenant,
+        principal.user.as_deref(),
+        principal.project.as_deref(),
+        owner,
+    )
+}
+
+pub use engram_contract::owner::owner_of;
 
 /// Bounds on one store call from the guest. The policy stays far below
 /// them (its own input limits are lower); they stop a hostile or broken
@@ -130,11 +155,27 @@ impl ScopedStore {
                 check_record(&u.memory.text, &u.index_terms)
             }
             WriteOp::Append(e) => self.check(&e.scope),
-            // Erase/scrub/tombstone/touch are bounded to the principal by the backend.
-            WriteOp::Erase(_)
-            | WriteOp::ScrubEvents(_)
-            | WriteOp::Tombstone(_)
-            | WriteOp::Touch(_) => Ok(()),
+            WriteOp::ScrubEvents(s) => self.check(&s.scope),
+            // Owned by the principal or narrower: a user-pinned guest can
+            // never block another user (or the whole tenant).
+            WriteOp::Tombstone(t) => {
+                self.check(&t.scope)?;
+                if t.scope.thread.is_some() || t.scope.agent.is_some() {
+                    return Err(StoreError::Invalid(
+                        "a tombstone is owned by a tenant, user and project: its thread and agent must be unset".into(),
+                    ));
+                }
+                if t.fingerprint.len() > 128 {
+                    return Err(over_limit(
+                        "a tombstone's fingerprint (bytes)",
+                        t.fingerprint.len(),
+                        128,
+                    ));
+                }
+                Ok(())
+            }
+            // Bounded to the principal's own records by the backend.
+            WriteOp::Erase(_) | WriteOp::Touch(_) => Ok(()),
         }
     }
 }
@@ -186,8 +227,22 @@ impl crate::bindings::engram::memory::store::Host for ScopedStore {
         self.backend.commit(&self.principal, &ops)
     }
 
-    fn tombstones(&mut self) -> Result<Vec<Tombstone>, StoreError> {
-        self.backend.tombstones(&self.principal.tenant)
+    fn tombstones(&mut self, scope: Scope) -> Result<Vec<Tombstone>, StoreError> {
+        self.check(&scope)?;
+        self.backend.tombstones(&owner_of(&scope))
+    }
+
+    fn fingerprint_key(&mut self, scope: Scope) -> Result<Vec<u8>, StoreError> {
+        let owner = owner_of(&scope);
+        if !sees_owner(&self.principal, &owner) {
+            // Worded like every denial; the key of an owner outside the
+            // principal is never derived.
+            return Err(StoreError::Denied(match denial(&self.principal, &owner) {
+                Some(why) => why,
+                None => "that owner is outside this store handle's principal".into(),
+            }));
+        }
+        Ok(self.backend.fingerprint_secret()?.derive(&owner).to_vec())
     }
 
     fn count_events(

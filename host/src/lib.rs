@@ -14,6 +14,7 @@
 pub mod backend;
 pub mod bindings;
 pub mod clock;
+pub mod fingerprint;
 pub mod postgres;
 pub mod postings_cache;
 pub mod runtime;
@@ -84,6 +85,11 @@ pub struct Options {
     pub now: Option<w::Datetime>,
     /// Durability and busy timeout of a SQLite database.
     pub sqlite: sqlite::SqliteOptions,
+    /// The fingerprint key file (the secret tombstone keys are derived
+    /// from). `None`: `<db>.key` beside a SQLite file, a key of this
+    /// process for `:memory:`, and none for PostgreSQL (forgetting then
+    /// fails naming `--fingerprint-key`). See docs/durability.md.
+    pub fingerprint_key: Option<PathBuf>,
 }
 
 /// The Rust library API: one runtime, one backend, calls scoped per principal.
@@ -196,10 +202,11 @@ impl Engram {
         end.map(|()| out)
     }
 
-    /// The tenant owning memory `id`.
-    pub fn tenant_of(&mut self, id: &str) -> Result<Option<String>, Error> {
-        self.with_backend_mut(|b| b.tenant_of(id))
-            .unwrap_or(Ok(None))
+    /// The tenants holding memory `id` (the operator's lookup: see
+    /// `Backend::tenants_of`).
+    pub fn tenants_of(&mut self, id: &str) -> Result<Vec<String>, Error> {
+        self.with_backend_mut(|b| b.tenants_of(id))
+            .unwrap_or(Ok(Vec::new()))
             .map_err(|e| Error::Store(store_msg(&e)))
     }
 
@@ -342,15 +349,25 @@ impl Engram {
 
 /// Open the backend `db` names: a SQLite file, or `:memory:`.
 pub fn open_backend(db: &str, opts: &Options) -> Result<Box<dyn Backend>, Error> {
+    use fingerprint::KeySource;
+    let store_err = |e: w::StoreError| Error::Store(store_msg(&e));
+    let key = opts.fingerprint_key.clone().map(KeySource::File);
     Ok(if postgres::is_postgres_url(db) {
-        Box::new(postgres::PgStore::open(db).map_err(|e| Error::Store(store_msg(&e)))?)
+        let key = key.unwrap_or_else(|| KeySource::Unset(postgres::NO_KEY.into()));
+        Box::new(postgres::PgStore::open_with_key(db, key).map_err(store_err)?)
     } else if db == ":memory:" {
-        Box::new(sqlite::SqliteStore::open_in_memory().map_err(|e| Error::Store(store_msg(&e)))?)
+        let s = sqlite::SqliteStore::open_in_memory().map_err(store_err)?;
+        Box::new(match key {
+            Some(k) => s.with_key_source(k),
+            None => s,
+        })
     } else {
-        Box::new(
-            sqlite::SqliteStore::open_with(std::path::Path::new(db), opts.sqlite)
-                .map_err(|e| Error::Store(store_msg(&e)))?,
-        )
+        let s = sqlite::SqliteStore::open_with(std::path::Path::new(db), opts.sqlite)
+            .map_err(store_err)?;
+        Box::new(match key {
+            Some(k) => s.with_key_source(k),
+            None => s,
+        })
     })
 }
 

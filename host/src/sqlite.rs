@@ -29,6 +29,7 @@ use crate::bindings::{
     StoreError, Stored, TermStats, Tombstone, WeightedTerm, WriteOp,
 };
 use crate::bindings::{Memory, Payload};
+use crate::fingerprint::{FingerprintSecret, KeyHolder, KeySource};
 use crate::postings_cache::{self, Bounded, Documents, Posting, PostingsCache, TermPostings};
 
 /// Schema migrations, applied in order; `user_version` records how many
@@ -40,6 +41,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../schema/0003-term-counts.sql"),
     include_str!("../schema/0004-erasure-marker.sql"),
     include_str!("../schema/0005-scope-documents.sql"),
+    include_str!("../schema/0006-tenant-ids-and-owned-tombstones.sql"),
 ];
 
 /// How far a commit is pushed to disk before it returns (SQLite's
@@ -113,6 +115,8 @@ pub struct SqliteStore {
     /// the outermost transaction commits.
     erasure_due: bool,
     busy_timeout: Duration,
+    /// Where the fingerprint secret comes from (`<db>.key` by default).
+    key: KeyHolder,
 }
 
 fn backend_err(e: impl std::fmt::Display) -> StoreError {
@@ -149,22 +153,42 @@ impl SqliteStore {
     }
 
     /// Open with explicit durability and busy timeout.
+    /// The fingerprint key is the file `<path>.key` beside it (created on
+    /// first use) unless `with_key_source` names another.
     pub fn open_with(path: &Path, opts: SqliteOptions) -> Result<Self, StoreError> {
         let opened = Connection::open(path)
             .map_err(backend_err)
-            .and_then(|conn| Self::init(conn, opts));
+            .and_then(|conn| Self::init(conn, opts, KeySource::beside(path)));
         opened.map_err(|e| with_context(e, &format!("opening {}", path.display())))
     }
 
-    /// A private in-memory database (tests, benchmarks).
+    /// A private in-memory database (tests, benchmarks), with a fingerprint
+    /// key of this process only.
     pub fn open_in_memory() -> Result<Self, StoreError> {
         Self::init(
             Connection::open_in_memory().map_err(backend_err)?,
             SqliteOptions::default(),
+            KeySource::Ephemeral,
         )
     }
 
-    fn init(conn: Connection, opts: SqliteOptions) -> Result<Self, StoreError> {
+    /// Take the fingerprint secret from `source` instead.
+    pub fn with_key_source(mut self, source: KeySource) -> Self {
+        self.key = KeyHolder::new(source);
+        self
+    }
+
+    /// The key id the store recorded for its tombstones, if any.
+    fn recorded_key_id(&self) -> Result<Option<String>, StoreError> {
+        self.conn
+            .query_row("SELECT key_id FROM fingerprint_key WHERE id = 1", [], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(backend_err)
+    }
+
+    fn init(conn: Connection, opts: SqliteOptions, key: KeySource) -> Result<Self, StoreError> {
         conn.busy_timeout(opts.busy_timeout).map_err(backend_err)?;
         // A 64 MiB page cache and no mmap: with a 1 GiB mmap every page a
         // scan touched stayed in the process's RSS (373 MiB of file-backed
@@ -188,6 +212,7 @@ impl SqliteStore {
             cache: PostingsCache::default(),
             erasure_due: false,
             busy_timeout: opts.busy_timeout,
+            key: KeyHolder::new(key),
         };
         s.migrate()?;
         // A crash between an erasing commit and its checkpoint left the
@@ -798,6 +823,24 @@ fn write_postings(
     Ok(())
 }
 
+/// Rows of alias `a` within `scope`: every dimension it sets is equal.
+fn within_clause(a: &str, scope: &Scope) -> (String, Vec<Box<dyn ToSql>>) {
+    let mut sql = format!("{a}.tenant = ?");
+    let mut args: Vec<Box<dyn ToSql>> = vec![Box::new(scope.tenant.clone())];
+    for (col, val) in [
+        ("user", &scope.user),
+        ("project", &scope.project),
+        ("thread", &scope.thread),
+        ("agent", &scope.agent),
+    ] {
+        if let Some(v) = val {
+            sql.push_str(&format!(" AND {a}.{col} = ?"));
+            args.push(Box::new(v.clone()));
+        }
+    }
+    (sql, args)
+}
+
 fn principal_clause(p: &Principal) -> (String, Vec<Box<dyn ToSql>>) {
     let mut sql = "m.tenant = ?".to_string();
     let mut args: Vec<Box<dyn ToSql>> = vec![Box::new(p.tenant.clone())];
@@ -912,13 +955,19 @@ impl Backend for SqliteStore {
 
     fn commit(&mut self, principal: &Principal, ops: &[WriteOp]) -> Result<Receipt, StoreError> {
         self.cache.clear();
+        // Tombstones are recorded with the id of the key they were made with.
+        let key_id = if ops.iter().any(|op| matches!(op, WriteOp::Tombstone(_))) {
+            Some(self.fingerprint_secret()?.key_id())
+        } else {
+            None
+        };
         let outer = if self.in_batch { None } else { Some(()) };
         if outer.is_some() {
             self.conn
                 .execute_batch("BEGIN IMMEDIATE")
                 .map_err(backend_err)?;
         }
-        let result = apply_ops(&mut self.conn, principal, ops);
+        let result = apply_ops(&mut self.conn, principal, ops, key_id.as_deref());
         if outer.is_none() {
             // Inside a batch: the erasure completes when the batch commits.
             if let Ok((_, erased)) = &result {
@@ -935,25 +984,41 @@ impl Backend for SqliteStore {
         Ok(receipt)
     }
 
-    fn tombstones(&mut self, tenant: &str) -> Result<Vec<Tombstone>, StoreError> {
+    fn tombstones(&mut self, scope: &Scope) -> Result<Vec<Tombstone>, StoreError> {
         let mut stmt = self
             .conn
-            .prepare_cached("SELECT fingerprint, length, kind, created_at, offset_min FROM tombstones WHERE tenant = ? ORDER BY created_at, fingerprint")
+            .prepare_cached(
+                "SELECT user, project, fingerprint, length, kind, created_at, offset_min FROM tombstones
+                 WHERE tenant = ? AND (user IS NULL OR user = ?) AND (project IS NULL OR project = ?)
+                 ORDER BY created_at, fingerprint, user, project",
+            )
             .map_err(backend_err)?;
         let rows = stmt
-            .query_map([tenant], |r| {
+            .query_map(params![scope.tenant, scope.user, scope.project], |r| {
                 Ok(Tombstone {
-                    fingerprint: r.get(0)?,
-                    length: r.get(1)?,
-                    kind: r.get(2)?,
+                    scope: Scope {
+                        tenant: scope.tenant.clone(),
+                        user: r.get(0)?,
+                        project: r.get(1)?,
+                        thread: None,
+                        agent: None,
+                    },
+                    fingerprint: r.get(2)?,
+                    length: r.get(3)?,
+                    kind: r.get(4)?,
                     created_at: Datetime {
-                        epoch_ms: r.get(3)?,
-                        offset_minutes: r.get(4)?,
+                        epoch_ms: r.get(5)?,
+                        offset_minutes: r.get(6)?,
                     },
                 })
             })
             .map_err(backend_err)?;
         rows.collect::<Result<Vec<_>, _>>().map_err(backend_err)
+    }
+
+    fn fingerprint_secret(&mut self) -> Result<FingerprintSecret, StoreError> {
+        let recorded = self.recorded_key_id()?;
+        self.key.resolve(recorded.as_deref())
     }
 
     fn count_events(
@@ -981,14 +1046,13 @@ impl Backend for SqliteStore {
         self.reads
     }
 
-    fn tenant_of(&mut self, id: &str) -> Result<Option<String>, StoreError> {
-        self.conn
-            .query_row(
-                "SELECT tenant FROM memories WHERE id = ? LIMIT 1",
-                [id],
-                |r| r.get(0),
-            )
-            .optional()
+    fn tenants_of(&mut self, id: &str) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT DISTINCT tenant FROM memories WHERE id = ? ORDER BY tenant")
+            .map_err(backend_err)?;
+        let rows = stmt.query_map([id], |r| r.get(0)).map_err(backend_err)?;
+        rows.collect::<Result<Vec<String>, _>>()
             .map_err(backend_err)
     }
 
@@ -1029,13 +1093,33 @@ fn apply_ops(
     conn: &mut Connection,
     principal: &Principal,
     ops: &[WriteOp],
+    key_id: Option<&str>,
 ) -> Result<(Receipt, bool), StoreError> {
     let sp = conn.savepoint().map_err(backend_err)?;
     let erases = ops.iter().any(|op| match op {
         WriteOp::Erase(_) => true,
-        WriteOp::ScrubEvents(fragment) => !fragment.is_empty(),
+        WriteOp::ScrubEvents(s) => !s.fragment.is_empty(),
         _ => false,
     });
+    if let Some(id) = key_id {
+        // The first tombstone records the key; a later one made with
+        // another key fails (another host with another key file).
+        sp.execute(
+            "INSERT INTO fingerprint_key (id, key_id) VALUES (1, ?) ON CONFLICT (id) DO NOTHING",
+            [id],
+        )
+        .map_err(backend_err)?;
+        let recorded: String = sp
+            .query_row("SELECT key_id FROM fingerprint_key WHERE id = 1", [], |r| {
+                r.get(0)
+            })
+            .map_err(backend_err)?;
+        if recorded != id {
+            return Err(StoreError::Backend(format!(
+                "this store's tombstones were made with fingerprint key id {recorded}, not this host's {id}: every host of a store needs the same key file (docs/durability.md)"
+            )));
+        }
+    }
     if erases {
         sp.execute("INSERT OR IGNORE INTO erasure_pending (id) VALUES (1)", [])
             .map_err(backend_err)?;
@@ -1056,13 +1140,20 @@ fn apply_ops(
                 // the new body: a user-pinned guest may not take over another
                 // user's record by claiming it in its own scope.
                 let (w, mut args) = principal_clause(principal);
+                let s = &m.scope;
                 args.extend([
                     Box::new(m.id.clone()) as Box<dyn ToSql>,
                     Box::new(m.revision),
-                    Box::new(m.scope.tenant.clone()),
+                    Box::new(s.tenant.clone()),
+                    Box::new(s.user.clone()),
+                    Box::new(s.project.clone()),
+                    Box::new(s.thread.clone()),
+                    Box::new(s.agent.clone()),
                 ]);
+                // …and in the very scope the update names: a revision never
+                // moves to another scope.
                 let cur: Option<(i64, i64)> = sp
-                    .prepare_cached(&format!("SELECT m.rid, m.etag FROM memories m WHERE {w} AND m.id = ? AND m.revision = ? AND m.tenant = ?"))
+                    .prepare_cached(&format!("SELECT m.rid, m.etag FROM memories m WHERE {w} AND m.id = ? AND m.revision = ? AND m.tenant = ? AND m.user IS ? AND m.project IS ? AND m.thread IS ? AND m.agent IS ?"))
                     .and_then(|mut st| {
                         st.query_row(
                             params_from_iter(args.iter().map(|b| b.as_ref())),
@@ -1095,19 +1186,25 @@ fn apply_ops(
                 )
                 .map_err(backend_err)?;
             }
-            WriteOp::ScrubEvents(fragment) => {
-                if !fragment.is_empty() {
+            WriteOp::ScrubEvents(scrub) => {
+                if !scrub.fragment.is_empty() {
+                    // Events within the scrub's scope, which lies within the
+                    // principal (`ScopedStore` checked it): never another
+                    // user's or tenant's.
+                    let (w, mut args) = within_clause("e", &scrub.scope);
+                    args.insert(0, Box::new(scrub.fragment.clone()));
+                    args.push(Box::new(scrub.fragment.clone()));
                     sp.execute(
-                        "UPDATE events SET payload = replace(payload, ?, '[erased]') WHERE tenant = ? AND instr(payload, ?) > 0",
-                        params![fragment, principal.tenant, fragment],
+                        &format!("UPDATE events AS e SET payload = replace(payload, ?, '[erased]') WHERE {w} AND instr(payload, ?) > 0"),
+                        params_from_iter(args.iter().map(|b| b.as_ref())),
                     )
                     .map_err(backend_err)?;
                 }
             }
             WriteOp::Tombstone(t) => {
                 sp.execute(
-                    "INSERT OR IGNORE INTO tombstones (tenant, fingerprint, length, kind, created_at, offset_min) VALUES (?,?,?,?,?,?)",
-                    params![principal.tenant, t.fingerprint, t.length, t.kind, t.created_at.epoch_ms, t.created_at.offset_minutes],
+                    "INSERT OR IGNORE INTO tombstones (tenant, user, project, fingerprint, length, kind, created_at, offset_min) VALUES (?,?,?,?,?,?,?,?)",
+                    params![t.scope.tenant, t.scope.user, t.scope.project, t.fingerprint, t.length, t.kind, t.created_at.epoch_ms, t.created_at.offset_minutes],
                 )
                 .map_err(backend_err)?;
             }

@@ -142,7 +142,8 @@ try {
   await page.locator('#decision dl.report').waitFor();
   assert.equal(await page.locator('#decision dd.deleted').innerText(), forgotten, 'the report names the memory');
   assert.equal(await page.locator('#decision dd.cascaded').innerText(), 'none');
-  assert.equal(await page.locator('#decision dd.tombstones').innerText(), '1');
+  // Two: the memory's text, and the source it came from (an `origin`).
+  assert.equal(await page.locator('#decision dd.tombstones').innerText(), '2');
   await page.waitForFunction(() => ![...document.querySelectorAll('#memories tbody tr')]
     .some((r) => r.textContent.includes('张伟')));
   await page.locator('#tab-forget').click();

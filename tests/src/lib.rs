@@ -1,5 +1,6 @@
 //! Shared helpers for the end-to-end tests in `tests/tests/`.
 
+pub mod deployment;
 pub mod edge;
 pub mod postgres;
 pub mod provision;
@@ -141,6 +142,20 @@ pub fn temp_db(name: &str) -> String {
         let _ = std::fs::remove_file(format!("{}{suffix}", p.display()));
     }
     p.display().to_string()
+}
+
+/// Every file of the database at `db` (the file, its WAL, its shared
+/// memory) that holds `needle`'s bytes.
+pub fn files_holding(db: &str, needle: &str) -> Vec<String> {
+    ["", "-wal", "-shm"]
+        .iter()
+        .map(|suffix| format!("{db}{suffix}"))
+        .filter(|path| {
+            std::fs::read(path)
+                .map(|bytes| bytes.windows(needle.len()).any(|w| w == needle.as_bytes()))
+                .unwrap_or(false)
+        })
+        .collect()
 }
 
 /// `PRAGMA integrity_check` of the database at `path`: "ok" when sound.

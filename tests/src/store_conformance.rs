@@ -29,6 +29,19 @@ pub const CHECKS: &[(&str, Check)] = &[
     ("erasure and scrubbing", erasure_and_scrubbing),
     ("revisions and owner", revisions_and_owner),
     ("batches and savepoints", batches_and_savepoints),
+    (
+        "tombstones belong to their owner",
+        tombstones_belong_to_their_owner,
+    ),
+    ("ids are per tenant", ids_are_per_tenant),
+    (
+        "updates and touches stay within the principal",
+        updates_and_touches_stay_within_the_principal,
+    ),
+    (
+        "the fingerprint key is recorded",
+        fingerprint_key_is_recorded,
+    ),
 ];
 
 /// Run every check on `store`, each under tenant `{prefix}-{n}`.
@@ -72,7 +85,7 @@ fn mid(t: &str, id: &str) -> String {
 
 /// An episodic memory with the given id (under its tenant) and scope,
 /// updated at `ms`.
-fn memory(id: &str, scope: w::Scope, ms: i64) -> w::Memory {
+pub fn memory(id: &str, scope: w::Scope, ms: i64) -> w::Memory {
     w::Memory {
         id: mid(&scope.tenant, id),
         revision: 1,
@@ -583,26 +596,33 @@ pub fn one_active_revision_per_key(store: &mut dyn Backend, t: &str) {
     );
 }
 
-/// Tombstones are kept per tenant, once per (fingerprint, length), in
-/// creation order.
+fn stone(owner: w::Scope, f: &str, ms: i64) -> w::WriteOp {
+    w::WriteOp::Tombstone(w::Tombstone {
+        scope: owner,
+        fingerprint: f.into(),
+        length: 12,
+        kind: "text".into(),
+        created_at: w::Datetime {
+            epoch_ms: ms,
+            offset_minutes: 480,
+        },
+    })
+}
+
+/// Tombstones are kept once per (owner, fingerprint, length), in creation
+/// order, per tenant.
 pub fn tombstones(store: &mut dyn Backend, t: &str) {
-    let stone = |f: &str, ms: i64| {
-        w::WriteOp::Tombstone(w::Tombstone {
-            fingerprint: f.into(),
-            length: 12,
-            kind: "text".into(),
-            created_at: w::Datetime {
-                epoch_ms: ms,
-                offset_minutes: 480,
-            },
-        })
-    };
+    let s = scope(t, None, None);
     commit(
         store,
         t,
-        vec![stone("bb", 2), stone("aa", 1), stone("bb", 3)],
+        vec![
+            stone(s.clone(), "bb", 2),
+            stone(s.clone(), "aa", 1),
+            stone(s.clone(), "bb", 3),
+        ],
     );
-    let got = store.tombstones(t).expect("tombstones");
+    let got = store.tombstones(&s).expect("tombstones");
     let seen: Vec<(String, i64, i32)> = got
         .iter()
         .map(|s| {
@@ -617,10 +637,59 @@ pub fn tombstones(store: &mut dyn Backend, t: &str) {
         seen,
         [("aa".to_string(), 1, 480), ("bb".to_string(), 2, 480)]
     );
+    assert!(got.iter().all(|x| x.scope == s), "{got:?}");
     assert!(store
-        .tombstones(&format!("{t}-none"))
+        .tombstones(&scope(&format!("{t}-none"), None, None))
         .expect("tombstones")
         .is_empty());
+}
+
+/// A tombstone applies where its owner's content was visible: to its
+/// owner and everything narrower, never to another user or project; the
+/// same fingerprint under two owners is two tombstones.
+pub fn tombstones_belong_to_their_owner(store: &mut dyn Backend, t: &str) {
+    let wide = scope(t, None, None);
+    let u1 = scope(t, Some("u1"), None);
+    let u1p = scope(t, Some("u1"), Some("p1"));
+    let u2 = scope(t, Some("u2"), None);
+    let empty_user = scope(t, Some(""), None);
+    commit(
+        store,
+        t,
+        vec![
+            stone(wide.clone(), "wide", 1),
+            stone(u1.clone(), "u1", 2),
+            stone(u1p.clone(), "u1p", 3),
+            stone(u2.clone(), "u2", 4),
+            stone(u2.clone(), "u1", 5),
+            stone(empty_user.clone(), "empty", 6),
+        ],
+    );
+    let seen = |store: &mut dyn Backend, s: &w::Scope| -> Vec<String> {
+        store
+            .tombstones(s)
+            .expect("tombstones")
+            .into_iter()
+            .map(|x| {
+                format!(
+                    "{}@{}",
+                    x.fingerprint,
+                    x.scope.user.as_deref().unwrap_or("-")
+                )
+            })
+            .collect()
+    };
+    assert_eq!(seen(store, &wide), ["wide@-"]);
+    assert_eq!(seen(store, &u1), ["wide@-", "u1@u1"]);
+    assert_eq!(seen(store, &u1p), ["wide@-", "u1@u1", "u1p@u1"]);
+    assert_eq!(seen(store, &u2), ["wide@-", "u2@u2", "u1@u2"]);
+    assert_eq!(seen(store, &empty_user), ["wide@-", "empty@"]);
+    // The thread and agent of the asking scope do not narrow it.
+    let mut threaded = u1.clone();
+    threaded.thread = Some("t9".into());
+    assert_eq!(seen(store, &threaded), ["wide@-", "u1@u1"]);
+    // Another tenant sees none of them.
+    assert!(seen(store, &scope(&format!("{t}-x"), Some("u1"), None)).is_empty());
 }
 
 /// Appends get per-session sequences; counts filter by exact scope, kind
@@ -707,12 +776,17 @@ pub fn erasure_and_scrubbing(store: &mut dyn Backend, t: &str) {
         .expect("erase outside the principal is a no-op");
     let within = filter(scope(t, None, None), w::ScopeMatch::Within);
     assert_eq!(find(store, &within).len(), 3);
+    // A scrub reaches only the events within its scope: u2's stay.
+    commit(store, t, vec![event(u2.clone(), "u2 also said hunter2")]);
     commit(
         store,
         t,
         vec![
             w::WriteOp::Erase(mid(t, "gone")),
-            w::WriteOp::ScrubEvents("hunter2".into()),
+            w::WriteOp::ScrubEvents(w::Scrub {
+                scope: u1.clone(),
+                fragment: "hunter2".into(),
+            }),
         ],
     );
     assert_eq!(find(store, &within), ["kept#1"]);
@@ -737,7 +811,10 @@ pub fn erasure_and_scrubbing(store: &mut dyn Backend, t: &str) {
         store.count_events(&u1, "decision", at(0)).expect("count"),
         1
     );
-    assert_eq!(store.tenant_of(&mid(t, "gone")).expect("owner"), None);
+    assert!(store
+        .tenants_of(&mid(t, "gone"))
+        .expect("owners")
+        .is_empty());
 }
 
 /// Revisions oldest first, within the principal; the owner of an id.
@@ -767,9 +844,137 @@ pub fn revisions_and_owner(store: &mut dyn Backend, t: &str) {
         .revisions(&principal(&format!("{t}-x")), &mid(t, "r"))
         .expect("revisions")
         .is_empty());
+    assert_eq!(store.tenants_of(&mid(t, "r")).expect("owners"), [t]);
+}
+
+/// The same id (and revision) in two tenants is two memories: inserting
+/// one never conflicts with the other's, and every op by id reaches only
+/// the principal's tenant.
+pub fn ids_are_per_tenant(store: &mut dyn Backend, t: &str) {
+    let other = format!("{t}-b");
+    let shared = "m-shared".to_string();
+    let mut a = memory("x", scope(t, None, None), 1);
+    a.id = shared.clone();
+    a.text = "tenant a's text".into();
+    let mut b = memory("x", scope(&other, None, None), 2);
+    b.id = shared.clone();
+    b.text = "tenant b's text".into();
+    commit(store, t, vec![insert(a, &["x"])]);
+    commit(store, &other, vec![insert(b.clone(), &["x"])]);
+    let texts = |store: &mut dyn Backend, tenant: &str| -> Vec<String> {
+        store
+            .revisions(&principal(tenant), &shared)
+            .expect("revisions")
+            .into_iter()
+            .map(|s| s.memory.text)
+            .collect()
+    };
+    assert_eq!(texts(store, t), ["tenant a's text"]);
+    assert_eq!(texts(store, &other), ["tenant b's text"]);
+    let mut owners = vec![t.to_string(), other.clone()];
+    owners.sort();
+    assert_eq!(store.tenants_of(&shared).expect("owners"), owners);
+    // A second revision 1 in the same tenant still conflicts.
+    let e = store
+        .commit(&principal(&other), &[insert(b, &["x"])])
+        .expect_err("duplicate within a tenant");
+    assert!(matches!(e, w::StoreError::Conflict(_)), "{e:?}");
+    // Erase, touch and update by id act in the principal's tenant only.
+    commit(
+        store,
+        t,
+        vec![
+            w::WriteOp::Touch(w::MemoryRef {
+                id: shared.clone(),
+                revision: 1,
+            }),
+            w::WriteOp::Erase(shared.clone()),
+        ],
+    );
+    assert!(texts(store, t).is_empty());
+    let kept = store
+        .revisions(&principal(&other), &shared)
+        .expect("revisions");
+    assert_eq!(kept.len(), 1);
     assert_eq!(
-        store.tenant_of(&mid(t, "r")).expect("owner").as_deref(),
-        Some(t)
+        (kept[0].memory.access_count, kept[0].etag),
+        (0, 1),
+        "the other tenant's record was not touched"
+    );
+}
+
+/// An update reaches only a record of the principal in the scope the
+/// update names (a revision never moves to another scope or user); a touch
+/// only the principal's records.
+pub fn updates_and_touches_stay_within_the_principal(store: &mut dyn Backend, t: &str) {
+    let u1 = scope(t, Some("u1"), None);
+    commit(store, t, vec![insert(memory("own", u1.clone(), 1), &["x"])]);
+    let stored = store
+        .revisions(&principal(t), &mid(t, "own"))
+        .expect("revisions")
+        .remove(0);
+    let update = |m: w::Memory| {
+        [w::WriteOp::Update(w::Update {
+            memory: m,
+            index_terms: vec!["y".into()],
+            expected_etag: stored.etag,
+        })]
+    };
+    let pinned = |user: &str| w::Principal {
+        tenant: t.into(),
+        user: Some(user.into()),
+        project: None,
+    };
+    // Moved to u2 by a tenant-wide principal, or to the tenant itself.
+    for to in [scope(t, Some("u2"), None), scope(t, None, None)] {
+        let mut moved = stored.memory.clone();
+        moved.scope = to.clone();
+        let e = store
+            .commit(&principal(t), &update(moved))
+            .expect_err("a revision never changes scope");
+        assert!(
+            matches!(&e, w::StoreError::Conflict(m) if m.contains("does not exist")),
+            "{e:?}"
+        );
+    }
+    // Claimed by u2 in u1's own scope.
+    let e = store
+        .commit(&pinned("u2"), &update(stored.memory.clone()))
+        .expect_err("another user's record");
+    assert!(
+        matches!(&e, w::StoreError::Conflict(m) if m.contains("does not exist")),
+        "{e:?}"
+    );
+    // A touch by u2 counts nothing; by u1 it counts.
+    let touch = [w::WriteOp::Touch(w::MemoryRef {
+        id: mid(t, "own"),
+        revision: 1,
+    })];
+    store.commit(&pinned("u2"), &touch).expect("a no-op");
+    store.commit(&pinned("u1"), &touch).expect("touch");
+    let now = store
+        .revisions(&principal(t), &mid(t, "own"))
+        .expect("revisions")
+        .remove(0);
+    assert_eq!(now.memory.access_count, 1);
+    assert_eq!(
+        (now.etag, now.memory.text),
+        (stored.etag, stored.memory.text)
+    );
+}
+
+/// The store records which fingerprint key its tombstones were made with;
+/// the secret it hands out stays the same.
+pub fn fingerprint_key_is_recorded(store: &mut dyn Backend, t: &str) {
+    let first = store.fingerprint_secret().expect("secret");
+    commit(store, t, vec![stone(scope(t, None, None), "k", 1)]);
+    let again = store.fingerprint_secret().expect("secret");
+    assert_eq!(first.key_id(), again.key_id());
+    let owner = scope(t, Some("u1"), None);
+    assert_eq!(first.derive(&owner), again.derive(&owner));
+    assert_ne!(
+        first.derive(&owner),
+        first.derive(&scope(t, Some("u2"), None))
     );
 }
 

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use engram_tests::edge::kv_host::KvDb;
 use engram_tests::edge::store_adapter::KvComponentStore;
+use engram_tests::edge::{FINGERPRINT_SECRET, SECRET_VAR};
 use engram_tests::store_conformance::{second_store_sees_commits, CHECKS};
 
 fn engine() -> wasmtime::Engine {
@@ -38,6 +39,55 @@ fn the_kv_store_adapter_conforms() {
     let mut other =
         KvComponentStore::new(&engine, engram_edge::KV_STORE_COMPONENT, Arc::clone(&db));
     second_store_sees_commits(&mut store, &mut other, "kv-two");
+}
+
+/// The component derives the very keys the Rust host derives from the same
+/// secret, refuses without one, and refuses another secret once the bucket
+/// recorded the first one's id; a user's key is never handed to another.
+#[test]
+fn the_kv_store_adapter_derives_the_hosts_keys_and_refuses_another_secret() {
+    use engram_host::backend::Backend;
+    use engram_host::bindings as w;
+    let engine = engine();
+    let db = KvDb::open(std::path::Path::new(":memory:"));
+    let ann = w::Principal {
+        tenant: "acme".into(),
+        user: Some("ann".into()),
+        project: None,
+    };
+    let scope = |user: &str| w::Scope {
+        tenant: "acme".into(),
+        user: Some(user.into()),
+        project: None,
+        thread: None,
+        agent: None,
+    };
+    let mut none = KvComponentStore::new(&engine, engram_edge::KV_STORE_COMPONENT, Arc::clone(&db))
+        .with_secret(None);
+    match none.fingerprint_key(&ann, &scope("ann")) {
+        Err(w::StoreError::Backend(m)) => assert!(m.contains(SECRET_VAR), "{m}"),
+        r => panic!("a key without a secret: {r:?}"),
+    }
+    let mut store =
+        KvComponentStore::new(&engine, engram_edge::KV_STORE_COMPONENT, Arc::clone(&db));
+    let key = store.fingerprint_key(&ann, &scope("ann")).expect("the key");
+    let host = store
+        .fingerprint_secret()
+        .expect("the secret")
+        .derive(&scope("ann"));
+    assert_eq!(key, host.to_vec());
+    assert!(matches!(
+        store.fingerprint_key(&ann, &scope("bob")),
+        Err(w::StoreError::Denied(_))
+    ));
+    let mut other =
+        KvComponentStore::new(&engine, engram_edge::KV_STORE_COMPONENT, Arc::clone(&db))
+            .with_secret(Some("ffffffffffffffffffffffffffffffff"));
+    assert_ne!(FINGERPRINT_SECRET, "ffffffffffffffffffffffffffffffff");
+    match other.fingerprint_key(&ann, &scope("ann")) {
+        Err(w::StoreError::Backend(m)) => assert!(m.contains("key id"), "{m}"),
+        r => panic!("another secret was accepted: {r:?}"),
+    }
 }
 
 // ---------------------------------------------------------------- the component
@@ -129,7 +179,10 @@ fn runner(keys: &Keys, db: Arc<KvDb>) -> Runner {
     Runner(EdgeServer::start(
         engram_edge::EDGE_COMPONENT,
         db,
-        vec![("ENGRAM_KEYS".into(), keys.file())],
+        vec![
+            ("ENGRAM_KEYS".into(), keys.file()),
+            (SECRET_VAR.into(), FINGERPRINT_SECRET.into()),
+        ],
     ))
 }
 
@@ -413,7 +466,7 @@ fn the_scenario_in_node_through_jco_equals_engram_serve() {
     let mut edge = jco::JcoServer::start(
         &node_dir,
         &module,
-        json!({ "ENGRAM_KEYS": keys.file() }),
+        json!({ "ENGRAM_KEYS": keys.file(), SECRET_VAR: FINGERPRINT_SECRET }),
         &dir.join("kv.log"),
     );
     eprintln!("jco: the component loaded in {:.1} ms", edge.load_ms);
@@ -461,6 +514,8 @@ fn a_smoke_run_under_the_wasmtime_serve_cli() {
         .arg(format!("ENGRAM_KEYS={}", keys.file()))
         .arg("--env")
         .arg(format!("ENGRAM_NOW={now}"))
+        .arg("--env")
+        .arg(format!("{SECRET_VAR}={FINGERPRINT_SECRET}"))
         .arg(&wasm)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())

@@ -4,7 +4,7 @@
 //! the event log; and a crash between the erasing commit and its checkpoint
 //! is finished by the next open before anything else.
 
-use engram_tests::{cli, temp_db};
+use engram_tests::{cli, files_holding, temp_db};
 use serde_json::Value;
 
 const NOW: &str = "2026-08-01T10:00:00+08:00";
@@ -12,19 +12,6 @@ const NOW: &str = "2026-08-01T10:00:00+08:00";
 fn lines(s: &str) -> Vec<Value> {
     s.lines()
         .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect()
-}
-
-/// Every file of the database that holds `needle`'s bytes.
-fn files_holding(db: &str, needle: &str) -> Vec<String> {
-    ["", "-wal", "-shm"]
-        .iter()
-        .map(|suffix| format!("{db}{suffix}"))
-        .filter(|path| {
-            std::fs::read(path)
-                .map(|bytes| bytes.windows(needle.len()).any(|w| w == needle.as_bytes()))
-                .unwrap_or(false)
-        })
         .collect()
 }
 

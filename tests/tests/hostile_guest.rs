@@ -168,6 +168,35 @@ fn reads_and_writes_outside_the_principal_are_denied_or_find_nothing() {
         }
     }
     attack(&mut e, &a, "scrub-foreign", &[("secret", "roadmap")]).expect("scrub own tenant");
+    // Erasure machinery outside the principal: no scrub, tombstone,
+    // tombstone list or fingerprint key of another tenant, and (pinned to
+    // u1) of another user; no tombstone or scrub for the whole tenant
+    // either, which would block or scrub every user.
+    for name in [
+        "scrub-foreign",
+        "tombstone-foreign",
+        "tombstones-foreign",
+        "key-foreign",
+    ] {
+        let m = denied(attack(&mut e, &a, name, &foreign_tenant));
+        assert!(m.contains("tenant-b"), "{name}: {m}");
+        let m = denied(attack(
+            &mut e,
+            &pinned_u1(),
+            name,
+            &[("user", "u2"), ("secret", "roadmap")],
+        ));
+        assert!(m.contains("u2") && m.contains("u1"), "{name}: {m}");
+    }
+    for name in ["scrub-foreign", "tombstone-foreign", "tombstones-foreign"] {
+        let m = denied(attack(&mut e, &pinned_u1(), name, &[("secret", "roadmap")]));
+        assert!(m.contains("user"), "{name}: {m}");
+    }
+    // The key of content u1 can see (tenant-wide) is handed out; its own too.
+    let got = attack(&mut e, &pinned_u1(), "key-foreign", &[]).expect("tenant-wide key");
+    assert_eq!(got[0].reasons, ["key: 32 bytes"]);
+    let got = attack(&mut e, &pinned_u1(), "key-foreign", &[("user", "u1")]).expect("own key");
+    assert_eq!(got[0].reasons, ["key: 32 bytes"]);
     // A user-pinned principal cannot reach a tenant-wide or other-user scope.
     let m = denied(attack(
         &mut e,

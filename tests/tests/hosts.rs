@@ -167,11 +167,18 @@ fn run_rust(scenario: &Value, wasm: &Path) -> Value {
 /// The scenario through the Rust host on the store `db` names.
 fn run_rust_on(scenario: &Value, wasm: &Path, db: &str) -> Value {
     let now = instant(&scenario["now"]);
+    // A PostgreSQL store needs a fingerprint key file named.
+    let key = engram_host::postgres::is_postgres_url(db)
+        .then(|| work_dir().join(format!("{}.key", content_key(db.as_bytes()))));
+    if let Some(k) = &key {
+        let _ = std::fs::remove_file(k);
+    }
     let mut engram = Engram::open(
         db,
         Options {
             component: Some(wasm.to_path_buf()),
             now: Some(now),
+            fingerprint_key: key,
             ..Options::default()
         },
     )
@@ -794,16 +801,36 @@ fn rust_host_on_postgres_matches_the_rust_host_on_sqlite() {
     assert_same_as_rust("Rust on PostgreSQL", &on_pg);
 }
 
+/// The tenancy checks every package store passes (`store-checks.js`,
+/// `store_checks.py`), the Rust suite's counterparts.
+const STORE_CHECKS: [&str; 5] = [
+    "ids are per tenant",
+    "updates and touches stay within the principal",
+    "scrubs stay within their scope",
+    "tombstones belong to their owner",
+    "the fingerprint key is derived as every host derives it",
+];
+
+fn assert_store_checks(host: &str, output: &Value) {
+    assert_eq!(
+        output["store_checks"],
+        json!(STORE_CHECKS),
+        "{host}: the store checks it passed"
+    );
+}
+
 #[test]
 fn node_package_matches_the_rust_host_with_its_memory_store() {
     let out = node_conformance("memory");
     assert_component("Node (installed tarball)", &out);
     assert_same_as_rust("Node (installed tarball, MemoryStore)", &out);
+    assert_store_checks("Node (MemoryStore)", &out);
 }
 
 #[test]
 fn node_package_matches_the_rust_host_with_its_sqlite_store() {
     assert_same_as_rust("Node (installed tarball, SqliteStore)", &node_on_sqlite().0);
+    assert_store_checks("Node (SqliteStore)", &node_on_sqlite().0);
 }
 
 #[test]
@@ -811,6 +838,7 @@ fn python_package_matches_the_rust_host() {
     let out = &python_on_sqlite().0;
     assert_component("Python (installed wheel)", out);
     assert_same_as_rust("Python (installed wheel, SqliteStore)", out);
+    assert_store_checks("Python (SqliteStore)", out);
 }
 
 #[test]
@@ -820,6 +848,7 @@ fn browser_page_matches_the_rust_host_with_both_stores() {
         let out = &report["conformance"][store];
         assert_component(&format!("Chromium ({store})"), out);
         assert_same_as_rust(&format!("Chromium (the page, {store} store)"), out);
+        assert_store_checks(&format!("Chromium ({store})"), out);
     }
     // What IndexedDB persisted, read back by a new store, is what the
     // scenario's last tenant-wide list showed.
@@ -1107,6 +1136,27 @@ fn sqlite_files_written_by_node_and_python_open_in_the_rust_host() {
                 .map(|l| serde_json::from_str(l).expect("a JSON line"))
                 .collect(),
         ));
+        // The tombstones they wrote, with the key file beside the database,
+        // still recognise the erased content here: the keys are derived
+        // alike in every host.
+        let document = json!({"text": "The handbook says the locker word is TEALHERON",
+                "scope": {"tenant": "acme", "user": "u1"},
+                "source": {"kind": "document", "ref": "handbook-p9"}});
+        let decision: Value = engram
+            .call_json(
+                principal_of(&json!({"tenant": "acme", "user": "u1"})),
+                "classify",
+                &document.to_string(),
+            )
+            .map(|line| serde_json::from_str(&line).expect("a decision line"))
+            .unwrap_or_else(|e| panic!("classify on the database {host} wrote: {e}"));
+        let reasons = decision["reasons"].as_array().cloned().unwrap_or_default();
+        assert!(
+            reasons
+                .iter()
+                .any(|r| r.as_str().is_some_and(|r| r.contains("tombstone"))),
+            "{host}'s tombstones do not match in the Rust host: {reasons:?}"
+        );
         let mut diffs = Vec::new();
         differences(&ours, &listed["ok"], "", &mut diffs);
         assert!(

@@ -22,11 +22,18 @@ fn json_lines(s: &str) -> Vec<Value> {
         .collect()
 }
 
+/// The fingerprint key file every store of this test uses (a PostgreSQL
+/// store needs one named: docs/durability.md).
+fn key() -> String {
+    format!("{}.key", temp_db("pg-fingerprint"))
+}
+
 /// One command on both stores; the outputs must be identical.
 fn both(sqlite: &str, pg: &str, args: &[&str], stdin: &str) -> String {
+    let key = key();
     let run = |db: &str| {
         let mut a: Vec<&str> = args.to_vec();
-        a.extend(["--db", db, "--now", NOW]);
+        a.extend(["--db", db, "--now", NOW, "--fingerprint-key", &key]);
         cli(&a, stdin).unwrap_or_else(|e| panic!("engram {args:?} on {db}: {}", e.message))
     };
     let (on_sqlite, on_pg) = (run(sqlite), run(pg));
@@ -147,7 +154,7 @@ fn engram_process(args: &[&str], db: &str, input: String) -> Output {
 fn engram_process_at(args: &[&str], db: &str, now: &str, input: String) -> Output {
     let mut child = engram_bin!()
         .args(args)
-        .args(["--db", db, "--now", now])
+        .args(["--db", db, "--now", now, "--fingerprint-key", &key()])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -351,7 +358,15 @@ fn forget_then_vacuum_leaves_no_table_file_holding_the_text() {
         "the fixture must be in the table files before it is forgotten"
     );
     let forgot = cli(
-        &["forget", "--db", &db, "--now", NOW],
+        &[
+            "forget",
+            "--db",
+            &db,
+            "--now",
+            NOW,
+            "--fingerprint-key",
+            &key(),
+        ],
         r#"{"scope":{"tenant":"t","user":"u1"},"text":"Quillon Ashgrove"}"#,
     )
     .expect("forget");

@@ -3,7 +3,6 @@
 //! dimension for a scope outside the key's principal (and nothing
 //! written), the limits named, graceful shutdown.
 
-use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
@@ -68,21 +67,7 @@ fn start(name: &str, keys: &str, extra: &[&str]) -> Server {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start engram serve");
-    let stderr = child.stderr.take().expect("piped stderr");
-    let mut lines = BufReader::new(stderr).lines();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let base = loop {
-        let line = lines
-            .next()
-            .unwrap_or_else(|| panic!("engram serve exited before listening"))
-            .expect("read stderr");
-        if let Some(rest) = line.split("listening on ").nth(1) {
-            break rest.split_whitespace().next().unwrap_or("").to_string();
-        }
-        assert!(Instant::now() < deadline, "no listening line");
-    };
-    // Keep draining stderr so the server never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
+    let base = engram_tests::deployment::listening(&mut child);
     Server { child, base, db }
 }
 
@@ -573,6 +558,95 @@ fn the_load_generator_runs_bounded_and_counts_no_errors() {
             > 0.0
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn hang_up(s: &Server) {
+    // SAFETY: kill(2) with the server's own pid and a valid signal.
+    let r = unsafe { libc::kill(s.child.id() as libc::pid_t, libc::SIGHUP) };
+    assert_eq!(r, 0, "send SIGHUP");
+}
+
+/// Poll until `key` gets `status` from GET /v1/info (a reload is async).
+fn until_status(s: &Server, key: &str, status: u16) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let got = get(s, "/v1/info", Some(key)).status;
+        if got == status {
+            return;
+        }
+        assert!(Instant::now() < deadline, "still {got}, not {status}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn sighup_reloads_the_key_file_so_keys_are_added_and_revoked_without_a_restart() {
+    let keys = keys_file("serve-reload");
+    let first = add_key(&keys, &["--tenant", "acme"]);
+    let s = start("serve-reload", &keys, &[]);
+    assert_eq!(get(&s, "/v1/info", Some(&first)).status, 200);
+    let second = add_key(&keys, &["--tenant", "globex", "--user", "u1"]);
+    assert_eq!(get(&s, "/v1/info", Some(&second)).status, 401, "not yet");
+    hang_up(&s);
+    until_status(&s, &second, 200);
+    // Revoke the first key: its line leaves the file.
+    use sha2::Digest;
+    let first_hash: String = sha2::Sha256::digest(first.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let text = std::fs::read_to_string(&keys).expect("key file");
+    let kept: Vec<&str> = text.lines().filter(|l| !l.contains(&first_hash)).collect();
+    assert_eq!(kept.len(), 1);
+    std::fs::write(&keys, kept.join("\n") + "\n").expect("rewrite the key file");
+    hang_up(&s);
+    until_status(&s, &first, 401);
+    assert_eq!(get(&s, "/v1/info", Some(&second)).status, 200);
+    // A file that does not load keeps the keys in force.
+    std::fs::write(&keys, "not json\n").expect("break the key file");
+    hang_up(&s);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(get(&s, "/v1/info", Some(&second)).status, 200);
+    assert_eq!(get(&s, "/v1/info", Some(&first)).status, 401);
+}
+
+#[test]
+fn an_unknown_path_and_a_wrong_method_answer_json_errors() {
+    let keys = keys_file("serve-json-errors");
+    let key = add_key(&keys, &["--tenant", "acme"]);
+    let s = start("serve-json-errors", &keys, &[]);
+    for (method, path, status, says) in [
+        ("GET", "/v1/nope", 404, "no such endpoint: GET /v1/nope"),
+        (
+            "POST",
+            "/nothing/here",
+            404,
+            "no such endpoint: POST /nothing/here",
+        ),
+        (
+            "GET",
+            "/v1/remember",
+            405,
+            "GET is not allowed on /v1/remember",
+        ),
+        ("POST", "/healthz", 405, "POST is not allowed on /healthz"),
+    ] {
+        let r = call(
+            method,
+            &format!("{}{path}", s.base),
+            Some(&key),
+            "application/json",
+            "[]",
+        );
+        assert_eq!(r.status, status, "{method} {path}: {}", r.body);
+        assert!(
+            r.content_type.starts_with("application/json"),
+            "{method} {path}: {}",
+            r.content_type
+        );
+        assert_eq!(r.json()["status"], json!(status));
+        assert!(r.error().contains(says), "{method} {path}: {}", r.error());
+    }
 }
 
 /// `POST /v1/review` takes the CLI's review lines: one approval and one

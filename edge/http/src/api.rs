@@ -99,13 +99,24 @@ fn route(config: &Config, engine: &dyn Engine, req: &Request) -> Result<Response
         ("POST", "/v1/sweep") => Route::Sweep,
         ("GET", "/v1/memories") => Route::List,
         ("GET", p) if history_id(p).is_some() => Route::History,
+        // The router's own answers, worded as `engram serve` words them.
         (_, p) if known(p) => {
+            let allowed = if p == "/v1/info" || p == "/v1/memories" || history_id(p).is_some() {
+                "GET"
+            } else {
+                "POST"
+            };
             return Err(ApiError::new(
                 405,
-                format!("{method} is not allowed on {p}"),
+                format!("{method} is not allowed on {p} (allowed: {allowed})"),
+            ));
+        }
+        _ => {
+            return Err(ApiError::new(
+                404,
+                format!("no such endpoint: {method} {path} (docs/serve.md)"),
             ))
         }
-        _ => return Err(ApiError::new(404, format!("no route for {method} {path}"))),
     };
     let principal = authenticate(config, req.header("authorization"))?;
     engine.open(&principal).map_err(ApiError::internal)?;

@@ -135,6 +135,11 @@ impl<K: Kv> KvStore<K> {
         for op in ops {
             self.check_op(&principal, op)?;
         }
+        if ops.iter().any(|op| matches!(op, WriteOp::Tombstone(_))) {
+            // A tombstone made with another secret would never match:
+            // refuse before anything is written.
+            self.secret()?;
+        }
         let layout = Layout::new(&principal.tenant);
         for _ in 0..COMMIT_ATTEMPTS {
             let (raw, cas) = self.kv.cas_read(&layout.head()).map_err(backend)?;
@@ -236,12 +241,23 @@ impl<K: Kv> KvStore<K> {
         };
         match op {
             WriteOp::Insert(i) => deny(&i.memory.scope),
-            WriteOp::Update(u) => deny(&u.memory.scope),
             WriteOp::Append(e) => deny(&e.scope),
-            WriteOp::Erase(_)
-            | WriteOp::ScrubEvents(_)
-            | WriteOp::Tombstone(_)
-            | WriteOp::Touch(_) => Ok(()),
+            WriteOp::ScrubEvents(s) => deny(&s.scope),
+            // Owned by the principal or narrower: a user-pinned guest can
+            // never block another user (or the whole tenant).
+            WriteOp::Tombstone(t) => {
+                deny(&t.scope)?;
+                if t.scope.thread.is_some() || t.scope.agent.is_some() {
+                    return Err(StoreError::Invalid(
+                        "a tombstone is owned by a tenant, user and project: its thread and agent must be unset".into(),
+                    ));
+                }
+                Ok(())
+            }
+            // Bounded to the principal's own records by the plan: an update
+            // outside it, or naming another scope than the stored
+            // revision's, finds nothing (`conflict`, as SQLite answers).
+            WriteOp::Update(_) | WriteOp::Erase(_) | WriteOp::Touch(_) => Ok(()),
         }
     }
 }

@@ -123,6 +123,9 @@ impl session::Guest for Component {
             }
             let st = s.as_mut().expect("opened above");
             st.clock = clock;
+            st.store.set_secret(crate::secret::from_env(
+                env(crate::secret::SECRET_VAR).as_deref(),
+            ));
             st.store.open(principal);
             Ok(())
         })
@@ -175,8 +178,11 @@ impl wit::Guest for Component {
     fn commit(ops: Vec<WriteOp>) -> Result<Receipt, StoreError> {
         with(|s| s.commit(&ops))
     }
-    fn tombstones() -> Result<Vec<Tombstone>, StoreError> {
-        with(|s| s.tombstones())
+    fn tombstones(scope: Scope) -> Result<Vec<Tombstone>, StoreError> {
+        with(|s| s.tombstones(&scope))
+    }
+    fn fingerprint_key(scope: Scope) -> Result<Vec<u8>, StoreError> {
+        with(|s| s.fingerprint_key(&scope))
     }
     fn count_events(scope: Scope, kind: String, since: Datetime) -> Result<u64, StoreError> {
         with(|s| s.count_events(&scope, &kind, since))

@@ -91,6 +91,11 @@ impl Layout {
     pub fn key_index(&self, canonical: &str) -> String {
         format!("{}key/{:016x}", self.prefix, fnv1a(canonical.as_bytes()))
     }
+    /// The id of the fingerprint secret the bucket's tombstones are made
+    /// with (one for the bucket, as SQLite's `fingerprint_key` table).
+    pub fn fingerprint_key_id() -> &'static str {
+        "engram/fingerprint-key-id"
+    }
     pub fn tombstones(&self) -> String {
         format!("{}tombstones", self.prefix)
     }

@@ -28,6 +28,7 @@ pub mod kv;
 pub mod layout;
 pub mod model;
 pub mod plan;
+pub mod secret;
 pub mod store;
 pub mod view;
 

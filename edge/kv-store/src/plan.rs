@@ -20,7 +20,7 @@ use crate::model::{
     PostingsValue, Record, Row, RowShard, Tombstones,
 };
 use crate::store::event_canonical;
-use crate::types::{Memory, MemoryKind, Payload, Status};
+use crate::types::{Memory, MemoryKind, Payload, Scope, Status};
 use crate::view::{encode, Fail, View};
 
 /// Loaded values, changed in place; `None` = absent or deleted.
@@ -236,7 +236,7 @@ impl<'v, 'a, K: Kv> Plan<'v, 'a, K> {
                 WriteOp::Insert(i) => self.insert(&i.memory, &i.index_terms)?,
                 WriteOp::Update(u) => self.update(&u.memory, &u.index_terms, u.expected_etag)?,
                 WriteOp::Erase(id) => self.erase(id)?,
-                WriteOp::ScrubEvents(fragment) => self.scrub(fragment)?,
+                WriteOp::ScrubEvents(s) => self.scrub(&s.scope, &s.fragment)?,
                 WriteOp::Tombstone(t) => self.tombstone(t)?,
                 WriteOp::Append(e) => self.append(e)?,
                 WriteOp::Touch(r) => self.touch(&r.id, r.revision)?,
@@ -475,7 +475,9 @@ impl<'v, 'a, K: Kv> Plan<'v, 'a, K> {
     fn update(&mut self, m: &Memory, terms: &[String], expected: u64) -> Result<(), Fail> {
         let row = self
             .find_row(&m.id, m.revision)?
-            .filter(|r| covers(&self.principal, &r.scope) && r.scope.tenant == m.scope.tenant);
+            // …in the very scope the update names: a revision never moves
+            // to another scope (nor another user's record into this one).
+            .filter(|r| covers(&self.principal, &r.scope) && r.scope == m.scope);
         let Some(row) = row else {
             return Err(StoreError::Conflict(format!(
                 "{} revision {} does not exist",
@@ -522,7 +524,9 @@ impl<'v, 'a, K: Kv> Plan<'v, 'a, K> {
         Ok(())
     }
 
-    fn scrub(&mut self, fragment: &str) -> Result<(), Fail> {
+    /// Replace `fragment` in the events within `scope` (checked to lie
+    /// within the principal): never another user's or tenant's.
+    fn scrub(&mut self, scope: &Scope, fragment: &str) -> Result<(), Fail> {
         if fragment.is_empty() {
             return Ok(());
         }
@@ -538,13 +542,12 @@ impl<'v, 'a, K: Kv> Plan<'v, 'a, K> {
             let hit = self.chunks.get(self.v, &key)?.is_some_and(|c| {
                 c.events
                     .iter()
-                    .any(|(_, _, e)| e.payload.contains(fragment))
+                    .any(|(_, _, e)| within(scope, &e.scope) && e.payload.contains(fragment))
             });
             if hit {
-                let tenant = self.principal.tenant.clone();
                 let chunk = self.chunks.edit(self.v, &key)?;
                 for (_, _, e) in chunk.events.iter_mut() {
-                    if e.scope.tenant == tenant {
+                    if within(scope, &e.scope) {
                         e.payload = e.payload.replace(fragment, "[erased]");
                     }
                 }
@@ -558,11 +561,19 @@ impl<'v, 'a, K: Kv> Plan<'v, 'a, K> {
         let list = &mut self.tombstones.edit(self.v, &key)?.list;
         if list
             .iter()
-            .any(|s| s.fingerprint == t.fingerprint && s.length == t.length)
+            .any(|s| s.scope == t.scope && s.fingerprint == t.fingerprint && s.length == t.length)
         {
             return Ok(());
         }
-        let order = |s: &Tombstone| (s.created_at.epoch_ms, s.fingerprint.clone());
+        // SQLite's order: (created-at, fingerprint, user, project).
+        let order = |s: &Tombstone| {
+            (
+                s.created_at.epoch_ms,
+                s.fingerprint.clone(),
+                s.scope.user.clone(),
+                s.scope.project.clone(),
+            )
+        };
         let at = list.partition_point(|s| order(s) <= order(t));
         list.insert(at, t.clone());
         Ok(())
@@ -701,4 +712,17 @@ pub fn marker(version: u64) -> Vec<u8> {
     })
     .unwrap_or_default()
     .into_bytes()
+}
+
+/// Is `event` within `scope`: every dimension `scope` sets is equal in the
+/// event, the ones it leaves unset match anything (`scrub`'s reach).
+fn within(scope: &Scope, event: &Scope) -> bool {
+    fn dim(asked: &Option<String>, stored: &Option<String>) -> bool {
+        asked.is_none() || asked == stored
+    }
+    scope.tenant == event.tenant
+        && dim(&scope.user, &event.user)
+        && dim(&scope.project, &event.project)
+        && dim(&scope.thread, &event.thread)
+        && dim(&scope.agent, &event.agent)
 }

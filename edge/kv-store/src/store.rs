@@ -10,6 +10,7 @@ use crate::bindings::exports::engram::memory::store::{
     Filter, Principal, StoreError, Stored, TermStats, Tombstone, WeightedTerm,
 };
 use crate::filter::{class_matches, covers, denial, needs_rows, row_matches};
+
 use crate::kv::Kv;
 use crate::layout::Layout;
 use crate::model::{
@@ -31,6 +32,8 @@ pub struct KvStore<K: Kv> {
     pub(crate) nonce: Cell<u64>,
     /// Records handed out so far (tests assert bounded reads).
     pub reads: Cell<u64>,
+    /// The fingerprint secret as the deployment configured it (`secret`).
+    secret: RefCell<crate::secret::Configured>,
 }
 
 /// The canonical text of an event's (scope, kind): every dimension,
@@ -47,7 +50,45 @@ impl<K: Kv> KvStore<K> {
             wall_ms,
             nonce: Cell::new(0),
             reads: Cell::new(0),
+            secret: RefCell::new(crate::secret::from_env(None)),
         }
+    }
+
+    /// The fingerprint secret from the deployment (`secret::from_env`).
+    pub fn set_secret(&self, configured: crate::secret::Configured) {
+        *self.secret.borrow_mut() = configured;
+    }
+
+    /// The secret, checked against the bucket's key id: erasure refuses to
+    /// run without it or with another one.
+    pub(crate) fn secret(&self) -> Result<Vec<u8>, StoreError> {
+        crate::secret::checked(&self.kv, &self.secret.borrow())
+    }
+
+    /// The key of content owned by `scope`'s tenant, user and project:
+    /// only for owners the principal can see, never another user's.
+    pub fn fingerprint_key(&self, scope: &Scope) -> Result<Vec<u8>, StoreError> {
+        let p = self.principal()?;
+        let owner = owner_of(scope);
+        let contract_owner = engram_contract::types::Scope {
+            tenant: owner.tenant.clone(),
+            user: owner.user.clone(),
+            project: owner.project.clone(),
+            thread: None,
+            agent: None,
+        };
+        if !engram_contract::owner::sees_owner(
+            &p.tenant,
+            p.user.as_deref(),
+            p.project.as_deref(),
+            &contract_owner,
+        ) {
+            return Err(StoreError::Denied(denial(&p, &owner).unwrap_or_else(
+                || "that owner is outside this store handle's principal".into(),
+            )));
+        }
+        let secret = self.secret()?;
+        Ok(engram_contract::owner::derive_key(&secret, &contract_owner).to_vec())
     }
 
     pub fn open(&self, p: Principal) {
@@ -268,11 +309,23 @@ impl<K: Kv> KvStore<K> {
         Ok(out)
     }
 
-    pub fn tombstones(&self) -> Result<Vec<Tombstone>, StoreError> {
-        let p = self.principal()?;
-        self.read(&p.tenant, |v| {
+    /// The tombstones whose owner `scope` can see: its tenant, and user
+    /// and project unset or equal (as SQLite selects them), oldest first.
+    pub fn tombstones(&self, scope: &Scope) -> Result<Vec<Tombstone>, StoreError> {
+        self.check(scope)?;
+        let owner = owner_of(scope);
+        self.read(&owner.tenant, |v| {
             let t: Tombstones = v.one(&v.layout.tombstones())?;
-            Ok(t.list)
+            let sees =
+                |mine: &Option<String>, theirs: &Option<String>| theirs.is_none() || theirs == mine;
+            Ok(t.list
+                .into_iter()
+                .filter(|t| {
+                    t.scope.tenant == owner.tenant
+                        && sees(&owner.user, &t.scope.user)
+                        && sees(&owner.project, &t.scope.project)
+                })
+                .collect())
         })
     }
 
@@ -365,5 +418,17 @@ fn stored(rec: Record) -> Stored {
         etag: rec.etag,
         length: rec.length,
         frequencies: Vec::new(),
+    }
+}
+
+/// The owner of content in `scope`: its tenant, user and project
+/// (`engram_contract::owner::owner_of` on this component's own types).
+pub fn owner_of(scope: &Scope) -> Scope {
+    Scope {
+        tenant: scope.tenant.clone(),
+        user: scope.user.clone(),
+        project: scope.project.clone(),
+        thread: None,
+        agent: None,
     }
 }

@@ -7,7 +7,8 @@
 use std::cell::Cell;
 
 use crate::bindings::exports::engram::memory::store::{
-    Event, Filter, Insert, Principal, ScopeMatch, StoreError, Stored, Update, WeightedTerm, WriteOp,
+    Event, Filter, Insert, Principal, ScopeMatch, Scrub, StoreError, Stored, Tombstone, Update,
+    WeightedTerm, WriteOp,
 };
 use crate::kv::{Kv, MemKv};
 use crate::layout::Layout;
@@ -323,7 +324,10 @@ fn erasure_reaches_every_key() {
     .unwrap();
     s.commit(&[
         WriteOp::Erase("gone".into()),
-        WriteOp::ScrubEvents("hunter2".into()),
+        WriteOp::ScrubEvents(Scrub {
+            scope: scope("t"),
+            fragment: "hunter2".into(),
+        }),
     ])
     .unwrap();
     let holding = |needle: &str| -> Vec<String> {
@@ -413,4 +417,171 @@ fn events_count_by_scope_kind_and_instant() {
     assert_eq!(count("write", 200_000), 0);
     let r = s.commit(&[ev("write", 1)]).unwrap();
     assert_eq!(r.sequences, [5]);
+}
+
+const SECRET: &str = "000102030405060708090a0b0c0d0e0f";
+
+fn user_scope(t: &str, user: &str) -> Scope {
+    Scope {
+        user: Some(user.into()),
+        ..scope(t)
+    }
+}
+
+fn tombstone(owner: Scope, fingerprint: &str) -> WriteOp {
+    WriteOp::Tombstone(Tombstone {
+        scope: owner,
+        fingerprint: fingerprint.into(),
+        length: 4,
+        kind: "text".into(),
+        created_at: at(7),
+    })
+}
+
+#[test]
+fn erasure_refuses_without_a_secret_and_with_another_one() {
+    let kv = MemKv::default();
+    let s = store(&kv, "t");
+    // No secret: no key, no tombstone, nothing written.
+    assert!(
+        matches!(s.fingerprint_key(&scope("t")), Err(StoreError::Backend(m)) if m.contains("ENGRAM_FINGERPRINT_SECRET"))
+    );
+    assert!(matches!(
+        s.commit(&[tombstone(scope("t"), "aa")]),
+        Err(StoreError::Backend(_))
+    ));
+    assert!(kv.data.borrow().is_empty());
+    // The secret: the key every host derives, and its id in the bucket.
+    s.set_secret(crate::secret::from_env(Some(SECRET)));
+    let key = s.fingerprint_key(&scope("t")).unwrap();
+    let owner = engram_contract::types::Scope {
+        tenant: "t".into(),
+        user: None,
+        project: None,
+        thread: None,
+        agent: None,
+    };
+    let secret = hex::decode(SECRET).unwrap();
+    assert_eq!(
+        key,
+        engram_contract::owner::derive_key(&secret, &owner).to_vec()
+    );
+    s.commit(&[tombstone(scope("t"), "aa")]).unwrap();
+    // Another secret on the same bucket is refused, with both key ids.
+    let other = store(&kv, "t");
+    other.set_secret(crate::secret::from_env(Some(
+        "ffeeddccbbaa99887766554433221100",
+    )));
+    match other.fingerprint_key(&scope("t")) {
+        Err(StoreError::Backend(m)) => {
+            assert!(m.contains(&engram_contract::owner::key_id(&secret)), "{m}")
+        }
+        r => panic!("another secret was accepted: {r:?}"),
+    }
+    assert!(other.commit(&[tombstone(scope("t"), "bb")]).is_err());
+    assert_eq!(s.tombstones(&scope("t")).unwrap().len(), 1);
+    // Too short or not hex: refused with the variable named.
+    assert!(crate::secret::from_env(Some("abcd")).is_err());
+    assert!(crate::secret::from_env(Some("not hex")).is_err());
+}
+
+#[test]
+fn tombstones_and_keys_stay_with_their_owner() {
+    let kv = MemKv::default();
+    let admin = store(&kv, "t");
+    admin.set_secret(crate::secret::from_env(Some(SECRET)));
+    admin
+        .commit(&[
+            tombstone(user_scope("t", "ann"), "ann"),
+            tombstone(user_scope("t", "bob"), "bob"),
+            tombstone(scope("t"), "all"),
+        ])
+        .unwrap();
+    let fps =
+        |list: Vec<Tombstone>| -> Vec<String> { list.into_iter().map(|t| t.fingerprint).collect() };
+    assert_eq!(
+        fps(admin.tombstones(&user_scope("t", "ann")).unwrap()),
+        ["all", "ann"]
+    );
+    assert_eq!(fps(admin.tombstones(&scope("t")).unwrap()), ["all"]);
+    let ann = KvStore::new(kv.clone(), wall);
+    ann.set_secret(crate::secret::from_env(Some(SECRET)));
+    ann.open(Principal {
+        user: Some("ann".into()),
+        ..principal("t")
+    });
+    // Ann never sees Bob's tombstones or key, nor writes one for him.
+    assert!(matches!(
+        ann.tombstones(&user_scope("t", "bob")),
+        Err(StoreError::Denied(_))
+    ));
+    assert!(matches!(
+        ann.fingerprint_key(&user_scope("t", "bob")),
+        Err(StoreError::Denied(_))
+    ));
+    assert!(ann.fingerprint_key(&scope("t")).is_ok());
+    assert!(matches!(
+        ann.commit(&[tombstone(user_scope("t", "bob"), "x")]),
+        Err(StoreError::Denied(_))
+    ));
+    assert!(matches!(
+        ann.commit(&[tombstone(
+            Scope {
+                thread: Some("th".into()),
+                ..user_scope("t", "ann")
+            },
+            "x"
+        )]),
+        Err(StoreError::Invalid(_))
+    ));
+}
+
+#[test]
+fn a_scrub_stays_within_its_scope_and_an_update_keeps_its_scope() {
+    let kv = MemKv::default();
+    let s = store(&kv, "t");
+    let event = |user: &str| {
+        WriteOp::Append(Event {
+            session: "s".into(),
+            scope: user_scope("t", user),
+            kind: "decision".into(),
+            payload: "said hunter2".into(),
+            at: at(5),
+        })
+    };
+    s.commit(&[
+        event("ann"),
+        event("bob"),
+        insert(memory("m", 1, "kept words", None)),
+    ])
+    .unwrap();
+    s.commit(&[WriteOp::ScrubEvents(Scrub {
+        scope: user_scope("t", "ann"),
+        fragment: "hunter2".into(),
+    })])
+    .unwrap();
+    let payloads: Vec<String> = kv
+        .data
+        .borrow()
+        .iter()
+        .filter(|(k, _)| k.contains("/events/0"))
+        .map(|(_, v)| String::from_utf8_lossy(v).to_string())
+        .collect();
+    assert_eq!(payloads.len(), 1);
+    assert_eq!(
+        payloads[0].matches("[erased]").count(),
+        1,
+        "{}",
+        payloads[0]
+    );
+    assert_eq!(payloads[0].matches("hunter2").count(), 1, "{}", payloads[0]);
+    // An update naming another scope than the stored revision's: a conflict.
+    let mut moved = memory("m", 1, "kept words", None);
+    moved.scope = user_scope("t", "ann");
+    let r = s.commit(&[WriteOp::Update(Update {
+        memory: moved,
+        index_terms: vec![],
+        expected_etag: 1,
+    })]);
+    assert!(matches!(r, Err(StoreError::Conflict(_))), "{r:?}");
 }

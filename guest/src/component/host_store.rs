@@ -34,8 +34,11 @@ impl Store for HostStore {
     fn commit(&self, ops: &[WriteOp]) -> Result<Receipt, StoreError> {
         imp::commit(ops)
     }
-    fn tombstones(&self) -> Result<Vec<Tombstone>, StoreError> {
-        imp::tombstones()
+    fn tombstones(&self, scope: &Scope) -> Result<Vec<Tombstone>, StoreError> {
+        imp::tombstones(scope)
+    }
+    fn fingerprint_key(&self, scope: &Scope) -> Result<Vec<u8>, StoreError> {
+        imp::fingerprint_key(scope)
     }
     fn count_events(&self, scope: &Scope, kind: &str, since: Datetime) -> Result<u64, StoreError> {
         imp::count_events(scope, kind, since)

@@ -108,6 +108,17 @@ pub fn scope_visible(mem: &Scope, query: &Scope) -> bool {
         && dim(&mem.agent, &query.agent)
 }
 
+/// May `principal` see content owned by `owner` (a tombstone's scope)?
+/// Never another user's or project's (`engram_contract::owner`).
+pub fn principal_sees_owner(principal: &Principal, owner: &Scope) -> bool {
+    engram_contract::owner::sees_owner(
+        &principal.tenant,
+        principal.user.as_deref(),
+        principal.project.as_deref(),
+        owner,
+    )
+}
+
 /// Is a memory in `mem` stored under `scope` (equal on every dimension the
 /// scope sets; anything on the ones it leaves unset)?
 pub fn scope_within(mem: &Scope, scope: &Scope) -> bool {

@@ -20,7 +20,10 @@ pub trait Store {
         limit: u32,
     ) -> Result<Vec<Stored>, StoreError>;
     fn commit(&self, ops: &[WriteOp]) -> Result<Receipt, StoreError>;
-    fn tombstones(&self) -> Result<Vec<Tombstone>, StoreError>;
+    /// The tombstones that apply in `scope` (see `store.tombstones`).
+    fn tombstones(&self, scope: &Scope) -> Result<Vec<Tombstone>, StoreError>;
+    /// The fingerprint key of content owned by `scope`.
+    fn fingerprint_key(&self, scope: &Scope) -> Result<Vec<u8>, StoreError>;
     fn count_events(&self, scope: &Scope, kind: &str, since: Datetime) -> Result<u64, StoreError>;
 }
 

@@ -1,20 +1,25 @@
 //! Deletion on request: by id, by key, by text fragment and by source event,
 //! cascading to the memories derived from what is deleted. Deletion erases
 //! every revision of a memory with its index terms, scrubs the erased text
-//! from event payloads, and leaves tombstone fingerprints (never the content)
-//! so that the same content is rejected if it comes back (seed 001's leaked
-//! password, seed 002 §7.17, seed 003 "删除、隐私与安全").
+//! from the owner's event payloads, and leaves tombstone fingerprints (never
+//! the content) so that the same content is rejected if it is re-derived
+//! (seed 001's leaked password, seed 002 §7.17, seed 003 "删除、隐私与安全").
+//!
+//! Everything is scoped like the memory it replaces: a tombstone and a
+//! scrub belong to the erased memory's owner (tenant, user, project), or to
+//! the selector's scope for a fragment or a source, so one user's forget
+//! never blocks or scrubs another user.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::core::api::Ctx;
 use crate::core::errors::invalid;
 use crate::core::model::filter;
-use crate::lifecycle::tombstone::normalise;
+use crate::lifecycle::tombstone::{for_reference, for_text, normalise, owner_of, Erased};
 use crate::types::{
     Error, ForgetReport, ForgetSelector, Memory, MemoryKind, Payload, Scope, SemanticPayload,
 };
-use crate::wit_store::{Event, ScopeMatch, Stored, Tombstone, WeightedTerm, WriteOp};
+use crate::wit_store::{Event, ScopeMatch, Scrub, Stored, Tombstone, WeightedTerm, WriteOp};
 use crate::write::remember::{commit_with_retries, key_filter, memory_id, scope_seed};
 
 /// Delete what the selectors name, in one atomic commit.
@@ -80,27 +85,48 @@ struct Plan {
     deleted: Vec<String>,
     cascaded: Vec<String>,
     tombstones: Vec<Tombstone>,
-    /// Exact strings to scrub from event payloads.
-    scrub: BTreeSet<String>,
+    /// Exact strings to scrub from the event payloads within a scope.
+    scrub: Vec<Scrub>,
     events: Vec<WriteOp>,
 }
 
 impl Plan {
-    /// Erase every revision of `id`; `direct` = named by a selector.
-    fn erase(&mut self, id: &str, revisions: Vec<Stored>, direct: bool, kind: &str, ctx: &Ctx) {
+    /// Erase every revision of `id`; `direct` = named by a selector. Its
+    /// tombstones and scrubs belong to the memory's owner; the sources it
+    /// came from get `origin` tombstones (a candidate from them is
+    /// re-derivation, never a re-statement).
+    fn erase(
+        &mut self,
+        id: &str,
+        revisions: Vec<Stored>,
+        direct: bool,
+        kind: &str,
+        ctx: &Ctx,
+        keys: &Erased,
+    ) -> Result<(), Error> {
         if revisions.is_empty() || self.erased.contains_key(id) {
-            return;
+            return Ok(());
         }
         let now = ctx.now();
         let mut revs: Vec<Memory> = revisions.into_iter().map(|s| s.memory).collect();
         revs.sort_by_key(|m| m.revision);
         for m in &revs {
-            if let Some(t) = crate::lifecycle::tombstone::for_text(&m.text, kind, now) {
+            let owner = owner_of(&m.scope);
+            let key = keys.key(&owner)?;
+            if let Some(t) = for_text(&key, &owner, &m.text, kind, now) {
                 self.tombstone(t);
             }
-            if !m.text.trim().is_empty() {
-                self.scrub.insert(m.text.trim().to_string());
+            let origins = m
+                .provenance
+                .source
+                .reference
+                .iter()
+                .chain(&m.provenance.source_event_ids)
+                .filter(|r| !r.trim().is_empty());
+            for r in origins {
+                self.tombstone(for_reference(&key, &owner, "origin", r, now));
             }
+            self.scrub(&owner, &m.text);
         }
         self.erased.insert(id.to_string(), revs);
         if direct {
@@ -108,21 +134,39 @@ impl Plan {
         } else {
             self.cascaded.push(id.to_string());
         }
+        Ok(())
     }
 
     fn tombstone(&mut self, t: Tombstone) {
-        if !self
-            .tombstones
-            .iter()
-            .any(|x| x.fingerprint == t.fingerprint && x.length == t.length)
-        {
+        if !self.tombstones.iter().any(|x| same_tombstone(x, &t)) {
             self.tombstones.push(t);
         }
     }
+
+    fn scrub(&mut self, scope: &Scope, text: &str) {
+        let fragment = text.trim();
+        if fragment.is_empty()
+            || self
+                .scrub
+                .iter()
+                .any(|s| s.scope == *scope && s.fragment == fragment)
+        {
+            return;
+        }
+        self.scrub.push(Scrub {
+            scope: scope.clone(),
+            fragment: fragment.to_string(),
+        });
+    }
+}
+
+fn same_tombstone(a: &Tombstone, b: &Tombstone) -> bool {
+    a.scope == b.scope && a.fingerprint == b.fingerprint && a.length == b.length
 }
 
 fn plan(ctx: &Ctx, selectors: &[ForgetSelector]) -> Result<(ForgetReport, Vec<WriteOp>), Error> {
     let now = ctx.now();
+    let keys = Erased::new(ctx.store);
     let mut p = Plan::default();
     // Derivation roots of the cascade: (reference, scope to look in).
     let mut roots: Vec<(String, Scope)> = Vec::new();
@@ -138,7 +182,7 @@ fn plan(ctx: &Ctx, selectors: &[ForgetSelector]) -> Result<(ForgetReport, Vec<Wr
                     )));
                 };
                 let scope = first.memory.scope.clone();
-                p.erase(id.trim(), revs, true, "memory", ctx);
+                p.erase(id.trim(), revs, true, "memory", ctx, &keys)?;
                 scope
             }
             ForgetSelector::Key(k) => {
@@ -170,26 +214,32 @@ fn plan(ctx: &Ctx, selectors: &[ForgetSelector]) -> Result<(ForgetReport, Vec<Wr
                 ));
                 for id in ids {
                     let revs = ctx.store.revisions(&id)?;
-                    p.erase(&id, revs, true, "key", ctx);
+                    p.erase(&id, revs, true, "key", ctx, &keys)?;
                 }
                 k.scope.clone()
             }
             ForgetSelector::Text(t) => {
                 let fragment = normalise(&t.text);
                 for (id, variants) in containing(ctx, &t.scope, &fragment)? {
-                    p.scrub.extend(variants);
+                    for v in variants {
+                        p.scrub(&t.scope, &v);
+                    }
                     let revs = ctx.store.revisions(&id)?;
-                    p.erase(&id, revs, true, "text", ctx);
+                    p.erase(&id, revs, true, "text", ctx, &keys)?;
                 }
-                if let Some(tb) = crate::lifecycle::tombstone::for_text(&t.text, "text", now) {
+                let owner = owner_of(&t.scope);
+                let key = keys.key(&owner)?;
+                if let Some(tb) = for_text(&key, &owner, &t.text, "text", now) {
                     p.tombstone(tb);
                 }
-                p.scrub.insert(t.text.trim().to_string());
+                p.scrub(&t.scope, &t.text);
                 t.scope.clone()
             }
             ForgetSelector::SourceRef(s) => {
                 let r = s.source_ref.trim().to_string();
-                p.tombstone(crate::lifecycle::tombstone::for_source(&r, now));
+                let owner = owner_of(&s.scope);
+                let key = keys.key(&owner)?;
+                p.tombstone(for_reference(&key, &owner, "source", &r, now));
                 roots.push((r, s.scope.clone()));
                 s.scope.clone()
             }
@@ -204,7 +254,7 @@ fn plan(ctx: &Ctx, selectors: &[ForgetSelector]) -> Result<(ForgetReport, Vec<Wr
                 );
             }
         }
-        cascade(ctx, &mut p, &mut roots)?;
+        cascade(ctx, &mut p, &mut roots, &keys)?;
         let changed = p.deleted.len() - before.0 + p.cascaded.len() - before.1;
         p.events.push(WriteOp::Append(Event {
             session: scope.thread.clone().unwrap_or_else(|| "default".into()),
@@ -225,22 +275,24 @@ fn plan(ctx: &Ctx, selectors: &[ForgetSelector]) -> Result<(ForgetReport, Vec<Wr
         }));
     }
 
-    let existing = ctx.store.tombstones()?;
-    let new_tombstones: Vec<Tombstone> = p
-        .tombstones
-        .iter()
-        .filter(|t| {
-            !existing
-                .iter()
-                .any(|x| x.fingerprint == t.fingerprint && x.length == t.length)
-        })
-        .cloned()
-        .collect();
+    // Only the owner's own tombstones count as already there: whether a
+    // wider scope erased the same content is not this report's to tell.
+    let mut new_tombstones: Vec<Tombstone> = Vec::new();
+    for t in &p.tombstones {
+        if !keys.owned(&t.scope)?.iter().any(|x| same_tombstone(x, t)) {
+            new_tombstones.push(t.clone());
+        }
+    }
     let mut ops: Vec<WriteOp> = p.erased.keys().cloned().map(WriteOp::Erase).collect();
     // Longest first, so a text containing a shorter one is scrubbed whole.
-    let mut scrub: Vec<&String> = p.scrub.iter().collect();
-    scrub.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
-    ops.extend(scrub.into_iter().cloned().map(WriteOp::ScrubEvents));
+    let mut scrub = std::mem::take(&mut p.scrub);
+    scrub.sort_by(|a, b| {
+        b.fragment
+            .len()
+            .cmp(&a.fragment.len())
+            .then_with(|| a.fragment.cmp(&b.fragment))
+    });
+    ops.extend(scrub.into_iter().map(WriteOp::ScrubEvents));
     ops.extend(new_tombstones.iter().cloned().map(WriteOp::Tombstone));
     ops.append(&mut p.events);
     Ok((
@@ -283,7 +335,12 @@ fn derivation_refs(revs: &[Memory]) -> Vec<String> {
 }
 
 /// Erase what was derived from `roots`, level by level (bounded depth).
-fn cascade(ctx: &Ctx, p: &mut Plan, roots: &mut Vec<(String, Scope)>) -> Result<(), Error> {
+fn cascade(
+    ctx: &Ctx,
+    p: &mut Plan,
+    roots: &mut Vec<(String, Scope)>,
+    keys: &Erased,
+) -> Result<(), Error> {
     let mut seen: BTreeSet<String> = BTreeSet::new();
     for _ in 0..ctx.policy.lifecycle.cascade_depth.max(1) {
         let frontier: Vec<(String, Scope)> = std::mem::take(roots)
@@ -314,7 +371,7 @@ fn cascade(ctx: &Ctx, p: &mut Plan, roots: &mut Vec<(String, Scope)>) -> Result<
                     continue;
                 }
                 let revs = ctx.store.revisions(&id)?;
-                p.erase(&id, revs, false, "memory", ctx);
+                p.erase(&id, revs, false, "memory", ctx, keys)?;
                 if let Some(erased) = p.erased.get(&id) {
                     let next = derivation_refs(erased);
                     let scope = erased

@@ -754,8 +754,14 @@ impl Store for Uncounted<'_> {
     ) -> Result<crate::wit_store::Receipt, crate::wit_store::StoreError> {
         self.0.commit(ops)
     }
-    fn tombstones(&self) -> Result<Vec<crate::wit_store::Tombstone>, crate::wit_store::StoreError> {
-        self.0.tombstones()
+    fn tombstones(
+        &self,
+        scope: &Scope,
+    ) -> Result<Vec<crate::wit_store::Tombstone>, crate::wit_store::StoreError> {
+        self.0.tombstones(scope)
+    }
+    fn fingerprint_key(&self, scope: &Scope) -> Result<Vec<u8>, crate::wit_store::StoreError> {
+        self.0.fingerprint_key(scope)
     }
     fn count_events(
         &self,

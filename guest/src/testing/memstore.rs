@@ -26,6 +26,8 @@ struct State {
 
 pub struct MemStore {
     principal: Principal,
+    /// The deployment secret fingerprint keys are derived from.
+    secret: [u8; 32],
     state: RefCell<State>,
     /// Records handed to the guest so far (tests assert bounded reads).
     pub reads: RefCell<u64>,
@@ -35,6 +37,7 @@ impl MemStore {
     pub fn new(principal: Principal) -> Self {
         MemStore {
             principal,
+            secret: [7; 32],
             state: RefCell::new(State::default()),
             reads: RefCell::new(0),
         }
@@ -47,6 +50,22 @@ impl MemStore {
             user: None,
             project: None,
         })
+    }
+
+    /// The same store seen by another principal (tests of scoping): the
+    /// data and the secret are shared.
+    pub fn as_principal(&self, principal: Principal) -> MemStore {
+        MemStore {
+            principal,
+            secret: self.secret,
+            state: RefCell::new(self.state.borrow().clone()),
+            reads: RefCell::new(0),
+        }
+    }
+
+    /// Every tombstone stored, for tests.
+    pub fn all_tombstones(&self) -> Vec<Tombstone> {
+        self.state.borrow().tombstones.clone()
     }
 
     /// Every appended event (session, sequence, event), for tests.
@@ -235,7 +254,12 @@ impl Store for MemStore {
                 WriteOp::Update(up) => {
                     self.check(&up.memory.scope)?;
                     let key = (up.memory.id.clone(), up.memory.revision);
-                    let Some((cur, _)) = next.rows.get(&key) else {
+                    // A revision never moves to another scope.
+                    let Some((cur, _)) = next
+                        .rows
+                        .get(&key)
+                        .filter(|(cur, _)| cur.memory.scope == up.memory.scope)
+                    else {
                         return Err(StoreError::Conflict(format!(
                             "revision {} of {} does not exist",
                             key.1, key.0
@@ -269,14 +293,31 @@ impl Store for MemStore {
                         next.rows.remove(&k);
                     }
                 }
-                WriteOp::ScrubEvents(fragment) => {
+                WriteOp::ScrubEvents(scrub) => {
+                    self.check(&scrub.scope)?;
+                    if scrub.fragment.is_empty() {
+                        continue;
+                    }
                     for (_, _, e) in next.events.iter_mut() {
-                        if e.scope.tenant == self.principal.tenant {
-                            e.payload = e.payload.replace(fragment.as_str(), "[erased]");
+                        if crate::core::model::scope_within(&e.scope, &scrub.scope) {
+                            e.payload = e.payload.replace(scrub.fragment.as_str(), "[erased]");
                         }
                     }
                 }
-                WriteOp::Tombstone(t) => next.tombstones.push(t.clone()),
+                WriteOp::Tombstone(t) => {
+                    self.check(&t.scope)?;
+                    if t.scope.thread.is_some() || t.scope.agent.is_some() {
+                        return Err(StoreError::Invalid(
+                            "a tombstone's scope has no thread or agent".into(),
+                        ));
+                    }
+                    let seen = next.tombstones.iter().any(|x| {
+                        x.scope == t.scope && x.fingerprint == t.fingerprint && x.length == t.length
+                    });
+                    if !seen {
+                        next.tombstones.push(t.clone());
+                    }
+                }
                 WriteOp::Append(e) => {
                     self.check(&e.scope)?;
                     let seq = next
@@ -290,7 +331,9 @@ impl Store for MemStore {
                 }
                 WriteOp::Touch(r) => {
                     if let Some((s, _)) = next.rows.get_mut(&(r.id.clone(), r.revision)) {
-                        s.memory.access_count += 1;
+                        if principal_covers(&self.principal, &s.memory.scope) {
+                            s.memory.access_count += 1;
+                        }
                     }
                 }
             }
@@ -300,8 +343,32 @@ impl Store for MemStore {
         Ok(receipt)
     }
 
-    fn tombstones(&self) -> Result<Vec<Tombstone>, StoreError> {
-        Ok(self.state.borrow().tombstones.clone())
+    fn tombstones(&self, scope: &Scope) -> Result<Vec<Tombstone>, StoreError> {
+        self.check(scope)?;
+        let mut out: Vec<Tombstone> = self
+            .state
+            .borrow()
+            .tombstones
+            .iter()
+            .filter(|t| owner_visible(&t.scope, scope))
+            .cloned()
+            .collect();
+        out.sort_by(|a, b| {
+            a.created_at
+                .epoch_ms
+                .cmp(&b.created_at.epoch_ms)
+                .then_with(|| a.fingerprint.cmp(&b.fingerprint))
+        });
+        Ok(out)
+    }
+
+    fn fingerprint_key(&self, scope: &Scope) -> Result<Vec<u8>, StoreError> {
+        if !crate::core::model::principal_sees_owner(&self.principal, scope) {
+            return Err(StoreError::Denied(
+                "the fingerprint key of an owner this principal cannot see".into(),
+            ));
+        }
+        Ok(engram_contract::owner::derive_key(&self.secret, scope).to_vec())
     }
 
     fn count_events(&self, scope: &Scope, kind: &str, since: Datetime) -> Result<u64, StoreError> {
@@ -316,6 +383,14 @@ impl Store for MemStore {
             })
             .count() as u64)
     }
+}
+
+/// Can a candidate in `scope` see content owned by `owner` (tenant equal;
+/// user and project of the owner unset or equal)?
+fn owner_visible(owner: &Scope, scope: &Scope) -> bool {
+    owner.tenant == scope.tenant
+        && (owner.user.is_none() || owner.user == scope.user)
+        && (owner.project.is_none() || owner.project == scope.project)
 }
 
 /// The store-level invariant: at most one active revision per semantic key.

@@ -30,11 +30,12 @@
 
 use crate::core::config::Policy;
 use crate::core::model::{scope_denial, semantic_key, source_label};
+use crate::lifecycle::tombstone::Verdict;
 use crate::types::{
     Candidate, CandidateKind, Datetime, Disposition, GateName, GateResult, Memory, Payload,
     Sensitivity,
 };
-use crate::wit_store::{Principal, Tombstone};
+use crate::wit_store::Principal;
 use crate::write::classify::Classification;
 
 /// Everything the gates look at.
@@ -42,7 +43,8 @@ pub struct GateInput<'a> {
     pub candidate: &'a Candidate,
     pub classification: &'a Classification,
     pub principal: &'a Principal,
-    pub tombstones: &'a [Tombstone],
+    /// What the tombstones that apply in the candidate's scope say.
+    pub erasure: &'a Verdict,
     /// Writes already made in the candidate's scope in the rate window.
     pub recent_writes: u64,
     /// Live memories with the same id (for semantic memories: key).
@@ -194,7 +196,7 @@ pub fn evaluate(input: &GateInput) -> GateOutcome {
     let confidence_gate = gate(GateName::Confidence, conf_ok, conf_reason);
 
     // 3. Sensitivity: secrets, erased content, personal data.
-    let tombstoned = crate::lifecycle::tombstone::check(c, input.tombstones);
+    let tombstoned = input.erasure.blocked().map(str::to_string);
     let gated: Vec<_> = sig.personal.iter().filter(|f| f.gated()).collect();
     let explicit = sig.explicit_ask.is_some();
     let mut sensitivity = if c.scope.user.is_some() {
@@ -259,6 +261,8 @@ pub fn evaluate(input: &GateInput) -> GateOutcome {
                 list(gated.iter().map(|f| f.describe()))
             ),
         )
+    } else if let Verdict::Restated(why) = input.erasure {
+        gate(GateName::Sensitivity, true, format!("no secrets; {why}"))
     } else if !sig.personal.is_empty() {
         gate(
             GateName::Sensitivity,
@@ -372,11 +376,15 @@ pub fn evaluate(input: &GateInput) -> GateOutcome {
         conflict_gate,
         permission_gate,
     ];
-    let reasons = gates
+    let mut reasons: Vec<String> = gates
         .iter()
         .filter(|g| !g.passed)
         .map(|g| format!("{} gate: {}", gate_name(g.gate), g.reason))
         .collect();
+    // Admitting erased content again is always said, whatever else decides.
+    if let Verdict::Restated(why) = input.erasure {
+        reasons.push(format!("sensitivity gate: {why}"));
+    }
     let valid_to = (trust.inferred && storable).then(|| {
         crate::core::time::add_ms(input.now, ttl.saturating_mul(crate::core::time::MS_PER_DAY))
     });
@@ -483,7 +491,7 @@ mod tests {
     struct Case {
         c: Candidate,
         principal: Principal,
-        tombstones: Vec<Tombstone>,
+        erasure: Verdict,
         recent: u64,
     }
 
@@ -492,7 +500,7 @@ mod tests {
             Case {
                 c: cand(text, source),
                 principal: principal("acme"),
-                tombstones: Vec::new(),
+                erasure: Verdict::Clear,
                 recent: 0,
             }
         }
@@ -504,7 +512,7 @@ mod tests {
                 candidate: &self.c,
                 classification: &cls,
                 principal: &self.principal,
-                tombstones: &self.tombstones,
+                erasure: &self.erasure,
                 recent_writes: self.recent,
                 existing: &[],
                 now: NOW,
@@ -637,12 +645,21 @@ mod tests {
     #[test]
     fn sensitivity_gate_tombstones() {
         let mut case = Case::new("the vpn passphrase hint is bluefalcon", SourceKind::User);
-        case.tombstones =
-            vec![crate::lifecycle::tombstone::for_text("BlueFalcon", "text", NOW).unwrap()];
+        case.erasure = Verdict::Blocked("matches a tombstone of erased content (text)".into());
         let o = case.run();
         assert!(!passed(&o, GateName::Sensitivity));
         assert!(reason(&o, GateName::Sensitivity).contains("tombstone"));
         assert_eq!(o.disposition, Disposition::Rejected);
+        // A re-statement passes, and says so among the reasons.
+        case.erasure = Verdict::Restated("re-statement: …".into());
+        let o = case.run();
+        assert!(passed(&o, GateName::Sensitivity));
+        assert_eq!(o.disposition, Disposition::Active, "{:?}", o.reasons);
+        assert!(
+            o.reasons.iter().any(|r| r.contains("re-statement")),
+            "{:?}",
+            o.reasons
+        );
     }
 
     #[test]

@@ -7,11 +7,12 @@ use crate::core::api::Ctx;
 use crate::core::config::EXTRACTOR_VERSION;
 use crate::core::errors::invalid;
 use crate::core::model::{default_retention, filter, make_id, memory_kind_of, semantic_key};
+use crate::lifecycle::tombstone::{Erased, Restatement, Verdict};
 use crate::types::{
     Candidate, Datetime, Decision, Disposition, Error, GateName, ImportReceipt, ImportRecord,
     Memory, MemoryKind, MemoryRef, Payload, Provenance, Status, WriteAction,
 };
-use crate::wit_store::{Event, Insert, ScopeMatch, StoreError, Stored, Tombstone, Update, WriteOp};
+use crate::wit_store::{Event, Insert, ScopeMatch, StoreError, Stored, Update, WriteOp};
 use crate::write::classify::{classify as classify_one, Classification};
 use crate::write::gates::{evaluate, GateInput, GateOutcome};
 use crate::write::resolve::{resolve, Resolution};
@@ -508,33 +509,13 @@ fn record(decision: &mut Decision, applied: &Applied, reason: Option<String>) {
     }
 }
 
-/// Reject a decision because of a tombstone (erased content never returns).
-fn reject_tombstoned(decision: &mut Decision, why: String) {
-    decision.disposition = Disposition::Rejected;
-    decision.action = WriteAction::None;
-    if let Some(g) = decision
-        .gates
-        .iter_mut()
-        .find(|g| g.gate == GateName::Sensitivity)
-    {
-        g.passed = false;
-        g.reason = why.clone();
-    }
-    decision.reasons.push(why);
-}
-
 struct Decided {
     decision: Decision,
     memory: Option<(MemoryKind, Payload)>,
 }
 
 /// Classification + gates for one candidate (shared by classify and remember).
-fn decide(
-    ctx: &Ctx,
-    c: &Candidate,
-    tombstones: &[Tombstone],
-    batch: &Batch,
-) -> Result<Decided, Error> {
+fn decide(ctx: &Ctx, c: &Candidate, erased: &Erased, batch: &Batch) -> Result<Decided, Error> {
     let now = ctx.now();
     let cls: Classification = classify_one(c, now, ctx.policy);
     let principal = ctx.store.principal();
@@ -563,11 +544,18 @@ fn decide(
     } else {
         0
     };
+    // Outside the principal the permission gate rejects it; its scope's
+    // tombstones are not this principal's to read.
+    let erasure = if crate::core::model::principal_covers(&principal, &c.scope) {
+        erased.check(c, Restatement::Possible, &ctx.policy.write)?
+    } else {
+        Verdict::Clear
+    };
     let outcome = evaluate(&GateInput {
         candidate: c,
         classification: &cls,
         principal: &principal,
-        tombstones,
+        erasure: &erasure,
         recent_writes,
         existing: &existing,
         now,
@@ -616,11 +604,11 @@ pub fn classify(ctx: &Ctx, candidates: &[Candidate]) -> Result<Vec<Decision>, Er
     for (i, c) in candidates.iter().enumerate() {
         validate(i, c)?;
     }
-    let tombstones = ctx.store.tombstones()?;
+    let erased = Erased::new(ctx.store);
     let batch = Batch::default();
     candidates
         .iter()
-        .map(|c| decide(ctx, c, &tombstones, &batch).map(|d| d.decision))
+        .map(|c| decide(ctx, c, &erased, &batch).map(|d| d.decision))
         .collect()
 }
 
@@ -682,24 +670,14 @@ fn plan_remember(
     candidates: &[Candidate],
 ) -> Result<(Vec<Decision>, Vec<WriteOp>), Error> {
     let now = ctx.now();
-    let tombstones = ctx.store.tombstones()?;
+    let erased = Erased::new(ctx.store);
     let mut batch = Batch::default();
     let mut out = Vec::with_capacity(candidates.len());
     for c in candidates {
         let Decided {
             mut decision,
-            mut memory,
-        } = decide(ctx, c, &tombstones, &batch)?;
-        if matches!(
-            decision.disposition,
-            Disposition::Active | Disposition::Pending
-        ) {
-            // Defence in depth: the sensitivity gate rejects these already.
-            if let Some(why) = crate::lifecycle::tombstone::check(c, &tombstones) {
-                reject_tombstoned(&mut decision, why);
-                memory = None;
-            }
-        }
+            memory,
+        } = decide(ctx, c, &erased, &batch)?;
         match (decision.disposition, memory) {
             (Disposition::Working, _) => {
                 batch.ops.push(event(
@@ -803,12 +781,12 @@ fn plan_import(
     records: &[ImportRecord],
 ) -> Result<(Vec<ImportReceipt>, Vec<WriteOp>), Error> {
     let now = ctx.now();
-    let tombstones = ctx.store.tombstones()?;
+    let erased = Erased::new(ctx.store);
     let mut batch = Batch::default();
     let mut out = Vec::with_capacity(records.len());
     for (i, r) in records.iter().enumerate() {
         let c = &r.candidate;
-        if let Some(why) = crate::lifecycle::tombstone::check(c, &tombstones) {
+        if let Verdict::Blocked(why) = erased.check(c, Restatement::Never, &ctx.policy.write)? {
             return Err(invalid(Some(i), "text", why));
         }
         let payload = import_payload(i, r, now)?;

@@ -217,10 +217,11 @@ fn tenants(
         };
         let tenant = match (&cli.flags.tenant, named) {
             (Some(t), _) => t.clone(),
-            (None, Some((field, Some(id)))) => engram.tenant_of(id)?.ok_or_else(|| {
+            (None, Some((field, Some(id)))) => owning_tenant(engram, id).map_err(|f| {
                 Failure::input(format!(
-                    "{}: field `{field}`: no memory with id '{id}'",
-                    form.label(r.index)
+                    "{}: field `{field}`: {}",
+                    form.label(r.index),
+                    f.message
                 ))
             })?,
             (None, Some((_, None))) => String::new(),
@@ -443,9 +444,7 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         Cmd::History { id } => {
             let tenant = match &cli.flags.tenant {
                 Some(t) => t.clone(),
-                None => engram
-                    .tenant_of(id)?
-                    .ok_or_else(|| Failure::input(format!("no memory with id '{id}'")))?,
+                None => owning_tenant(&mut engram, id)?,
             };
             let input = json_text(&json!({ "id": id }));
             let text = engram.call_json(principal_for(&cli, &tenant), "history", &input)?;
@@ -477,6 +476,20 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         | Cmd::Mcp
         | Cmd::LoadTest(_)
         | Cmd::Vacuum => Ok(()),
+    }
+}
+
+/// The one tenant holding memory `id`, for an operator run without
+/// `--tenant` (ids are unique per tenant only).
+fn owning_tenant(engram: &mut Engram, id: &str) -> Result<String, Failure> {
+    let mut tenants = engram.tenants_of(id)?;
+    match tenants.len() {
+        0 => Err(Failure::input(format!("no memory with id '{id}'"))),
+        1 => Ok(tenants.remove(0)),
+        n => Err(Failure::input(format!(
+            "memory id '{id}' exists in {n} tenants ({}): pass --tenant",
+            tenants.join(", ")
+        ))),
     }
 }
 

@@ -28,6 +28,12 @@ pub struct Flags {
     /// With --tenant: act only for this project.
     #[arg(long, global = true)]
     pub project: Option<String>,
+    /// The fingerprint key file: the secret tombstones are keyed with,
+    /// kept out of the database. Default: `<db>.key` beside a SQLite file
+    /// (created 0600 on first use); PostgreSQL needs one (the same file on
+    /// every host). See docs/durability.md.
+    #[arg(long, global = true)]
+    pub fingerprint_key: Option<PathBuf>,
     /// Load this component instead of the embedded one.
     #[arg(long, global = true)]
     pub component: Option<PathBuf>,
@@ -64,6 +70,13 @@ impl Flags {
 
     /// The library's options these flags stand for.
     pub fn options(&self) -> Result<Options, Failure> {
+        if self.tenant.is_none() && (self.user.is_some() || self.project.is_some()) {
+            // Without --tenant the CLI acts for whole tenants: a --user or
+            // --project alone would be silently ignored, widening the run.
+            return Err(Failure::input(
+                "--user and --project narrow a --tenant principal: pass --tenant too",
+            ));
+        }
         let now = match &self.now {
             Some(s) => {
                 Some(crate::clock::parse(s).map_err(|e| Failure::input(format!("--now: {e}")))?)
@@ -78,6 +91,7 @@ impl Flags {
                 durability: self.durability,
                 busy_timeout: Duration::from_millis(self.busy_timeout_ms),
             },
+            fingerprint_key: self.fingerprint_key.clone(),
         })
     }
 }

@@ -73,7 +73,7 @@ const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "forget",
         operation: "forget",
-        description: "Forget memories, for good: one memory by memory_id; a fact by subject and predicate; every memory containing a text fragment; or everything derived from a source_ref. Later attempts to remember the same thing are rejected (tombstones). Returns what was deleted and cascaded.",
+        description: "Forget memories, for good: one memory by memory_id; a fact by subject and predicate; every memory containing a text fragment; or everything derived from a source_ref. Later re-derivations of the same content (from its sources, documents, tools, imports or quoted text) are rejected (tombstones); the user may still state it again explicitly. Returns what was deleted and cascaded.",
         defaults: &[],
         shape: Shape::Scoped,
     },

@@ -34,19 +34,21 @@ use sha2::{Digest, Sha256};
 
 pub use connect::is_postgres_url;
 use connect::{Conn, Pool};
-use sql::{exact_scope, filter_clause, needs_memory_columns, principal_clause, Args};
+use sql::{exact_scope, filter_clause, needs_memory_columns, principal_clause, within_scope, Args};
 
 use crate::backend::Backend;
 use crate::bindings::{
     Datetime, Filter, Memory, Payload, Principal, Receipt, Scope, Sensitivity, StoreError, Stored,
     TermStats, Tombstone, WeightedTerm, WriteOp,
 };
+use crate::fingerprint::{FingerprintSecret, KeyHolder, KeySource};
 use crate::postings_cache::PostingsCache;
 
 /// Migrations in order; the `engram_schema` table records how many ran.
 const MIGRATIONS: &[&str] = &[
     include_str!("../../schema/postgres/0001-init.sql"),
     include_str!("../../schema/postgres/0002-tenant-versions.sql"),
+    include_str!("../../schema/postgres/0003-tenant-ids-and-owned-tombstones.sql"),
 ];
 
 /// Advisory lock key serialising migrations across processes.
@@ -116,7 +118,12 @@ pub struct PgStore {
     cache: PostingsCache,
     /// A commit inside the batch erased content: vacuum once it commits.
     erasure_due: bool,
+    /// Where the fingerprint secret comes from (`--fingerprint-key`).
+    key: KeyHolder,
 }
+
+/// Why a PostgreSQL store without a key file cannot fingerprint.
+pub const NO_KEY: &str = "this PostgreSQL store has no fingerprint key: pass --fingerprint-key FILE (created 0600 on first use; every host of the store needs the same file, docs/durability.md)";
 
 /// What `vacuum_full` did.
 #[derive(Debug, Clone)]
@@ -130,7 +137,15 @@ pub struct VacuumReport {
 impl PgStore {
     /// Connect to the server `url` names (`postgres://…`, see `connect`),
     /// creating or migrating the schema as needed.
+    /// Without a fingerprint key, forgetting (and checking candidates
+    /// against tombstones, once there are any) fails naming the flag: see
+    /// `open_with_key`.
     pub fn open(url: &str) -> Result<Self, StoreError> {
+        Self::open_with_key(url, KeySource::Unset(NO_KEY.into()))
+    }
+
+    /// Connect with the fingerprint secret taken from `key`.
+    pub fn open_with_key(url: &str, key: KeySource) -> Result<Self, StoreError> {
         let (pool, schema) = connect::pool(url).map_err(StoreError::Backend)?;
         let mut store = PgStore {
             pool,
@@ -139,6 +154,7 @@ impl PgStore {
             reads: 0,
             cache: PostingsCache::default(),
             erasure_due: false,
+            key: KeyHolder::new(key),
         };
         store.migrate()?;
         if store.erasure_pending()? {
@@ -156,6 +172,7 @@ impl PgStore {
             reads: 0,
             cache: PostingsCache::default(),
             erasure_due: false,
+            key: self.key.clone(),
         }
     }
 
@@ -547,6 +564,13 @@ impl Backend for PgStore {
 
     fn commit(&mut self, principal: &Principal, ops: &[WriteOp]) -> Result<Receipt, StoreError> {
         self.cache.clear();
+        // Tombstones are recorded with the id of the key they were made with.
+        let key_id = if ops.iter().any(|op| matches!(op, WriteOp::Tombstone(_))) {
+            Some(self.fingerprint_secret()?.key_id())
+        } else {
+            None
+        };
+        let key_id = key_id.as_deref();
         let mut tenants: Vec<&str> = vec![principal.tenant.as_str()];
         tenants.extend(ops.iter().filter_map(|op| match op {
             WriteOp::Insert(i) => Some(i.memory.scope.tenant.as_str()),
@@ -563,7 +587,7 @@ impl Backend for PgStore {
             let c = &mut batch.conn;
             c.batch_execute("SAVEPOINT engram_commit")
                 .map_err(backend_err)?;
-            let result = apply_ops(c, principal, ops);
+            let result = apply_ops(c, principal, ops, key_id);
             let end = if result.is_ok() {
                 "RELEASE SAVEPOINT engram_commit"
             } else {
@@ -588,7 +612,7 @@ impl Backend for PgStore {
                     .map(|_| ())
                     .map_err(|e| db_err(e, "locking the tenant"))
             })
-            .and_then(|()| apply_ops(&mut c, principal, ops));
+            .and_then(|()| apply_ops(&mut c, principal, ops, key_id));
         let end = if result.is_ok() { "COMMIT" } else { "ROLLBACK" };
         c.batch_execute(end).map_err(|e| db_err(e, "committing"))?;
         drop(c);
@@ -599,27 +623,45 @@ impl Backend for PgStore {
         Ok(receipt)
     }
 
-    fn tombstones(&mut self, tenant: &str) -> Result<Vec<Tombstone>, StoreError> {
-        let rows = self.on_conn(tenant, |c| {
+    fn tombstones(&mut self, scope: &Scope) -> Result<Vec<Tombstone>, StoreError> {
+        let rows = self.on_conn(&scope.tenant, |c| {
             c.query(
-                "SELECT fingerprint, length, kind, created_at, offset_min FROM tombstones
-                 WHERE tenant = $1 ORDER BY created_at, fingerprint",
-                &[&tenant],
+                "SELECT user_id, project, fingerprint, length, kind, created_at, offset_min FROM tombstones
+                 WHERE tenant = $1 AND (user_id IS NULL OR user_id = $2) AND (project IS NULL OR project = $3)
+                 ORDER BY created_at, fingerprint, user_id, project",
+                &[&scope.tenant, &scope.user, &scope.project],
             )
             .map_err(|e| db_err(e, "reading tombstones"))
         })?;
         Ok(rows
             .iter()
             .map(|r| Tombstone {
-                fingerprint: r.get(0),
-                length: r.get::<_, i64>(1).clamp(0, u32::MAX as i64) as u32,
-                kind: r.get(2),
+                scope: Scope {
+                    tenant: scope.tenant.clone(),
+                    user: r.get(0),
+                    project: r.get(1),
+                    thread: None,
+                    agent: None,
+                },
+                fingerprint: r.get(2),
+                length: r.get::<_, i64>(3).clamp(0, u32::MAX as i64) as u32,
+                kind: r.get(4),
                 created_at: Datetime {
-                    epoch_ms: r.get(3),
-                    offset_minutes: r.get::<_, i64>(4) as i32,
+                    epoch_ms: r.get(5),
+                    offset_minutes: r.get::<_, i64>(6) as i32,
                 },
             })
             .collect())
+    }
+
+    fn fingerprint_secret(&mut self) -> Result<FingerprintSecret, StoreError> {
+        let mut c = self.conn()?;
+        let recorded: Option<String> = c
+            .query_opt("SELECT key_id FROM fingerprint_key WHERE id = 1", &[])
+            .map_err(|e| db_err(e, "reading the fingerprint key id"))?
+            .map(|r| r.get(0));
+        drop(c);
+        self.key.resolve(recorded.as_deref())
     }
 
     fn count_events(
@@ -646,12 +688,15 @@ impl Backend for PgStore {
         self.reads
     }
 
-    fn tenant_of(&mut self, id: &str) -> Result<Option<String>, StoreError> {
+    fn tenants_of(&mut self, id: &str) -> Result<Vec<String>, StoreError> {
         let mut c = self.conn()?;
-        let row = c
-            .query_opt("SELECT tenant FROM memories WHERE id = $1 LIMIT 1", &[&id])
-            .map_err(|e| db_err(e, "finding the tenant"))?;
-        Ok(row.map(|r| r.get(0)))
+        let rows = c
+            .query(
+                "SELECT DISTINCT tenant FROM memories WHERE id = $1 ORDER BY tenant",
+                &[&id],
+            )
+            .map_err(|e| db_err(e, "finding the tenants of an id"))?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
     fn begin_batch(&mut self) -> Result<(), StoreError> {
@@ -718,12 +763,33 @@ fn apply_ops(
     c: &mut Client,
     principal: &Principal,
     ops: &[WriteOp],
+    key_id: Option<&str>,
 ) -> Result<(Receipt, bool), StoreError> {
     let erases = ops.iter().any(|op| match op {
         WriteOp::Erase(_) => true,
-        WriteOp::ScrubEvents(fragment) => !fragment.is_empty(),
+        WriteOp::ScrubEvents(s) => !s.fragment.is_empty(),
         _ => false,
     });
+    if let Some(id) = key_id {
+        // The first tombstone records the key; one made with another key
+        // fails (another host with another key file).
+        // Two statements: under READ COMMITTED the second sees a row another
+        // writer committed while the first waited on it.
+        c.execute(
+            "INSERT INTO fingerprint_key (id, key_id) VALUES (1, $1) ON CONFLICT (id) DO NOTHING",
+            &[&id],
+        )
+        .map_err(|e| db_err(e, "recording the fingerprint key id"))?;
+        let recorded: String = c
+            .query_one("SELECT key_id FROM fingerprint_key WHERE id = 1", &[])
+            .map_err(|e| db_err(e, "reading the fingerprint key id"))?
+            .get(0);
+        if recorded != id {
+            return Err(StoreError::Backend(format!(
+                "this store's tombstones were made with fingerprint key id {recorded}, not this host's {id}: every host of a store needs the same key file (docs/durability.md)"
+            )));
+        }
+    }
     if erases {
         c.execute(
             "INSERT INTO erasure_pending (id) VALUES (1) ON CONFLICT DO NOTHING",
@@ -765,20 +831,26 @@ fn apply_ops(
                 )
                 .map_err(|e| db_err(e, "erasing"))?;
             }
-            WriteOp::ScrubEvents(fragment) => {
-                if !fragment.is_empty() {
+            WriteOp::ScrubEvents(scrub) => {
+                if !scrub.fragment.is_empty() {
+                    // Events within the scrub's scope, which lies within the
+                    // principal (`ScopedStore` checked it).
+                    let mut args = Args::default();
+                    let f = args.arg(scrub.fragment.clone());
+                    let w = within_scope(&mut args, "e", &scrub.scope);
                     c.execute(
-                        "UPDATE events SET payload = replace(payload, $1, '[erased]') WHERE tenant = $2 AND strpos(payload, $1) > 0",
-                        &[fragment, &principal.tenant],
+                        &format!("UPDATE events e SET payload = replace(e.payload, {f}, '[erased]') WHERE {w} AND strpos(e.payload, {f}) > 0"),
+                        &args.refs(),
                     )
                     .map_err(|e| db_err(e, "scrubbing events"))?;
                 }
             }
             WriteOp::Tombstone(t) => {
+                let s = &t.scope;
                 c.execute(
-                    "INSERT INTO tombstones (tenant, fingerprint, length, kind, created_at, offset_min)
-                     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
-                    &[&principal.tenant, &t.fingerprint, &(t.length as i64), &t.kind, &t.created_at.epoch_ms, &(t.created_at.offset_minutes as i64)],
+                    "INSERT INTO tombstones (tenant, user_id, project, fingerprint, length, kind, created_at, offset_min)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING",
+                    &[&s.tenant, &s.user, &s.project, &t.fingerprint, &(t.length as i64), &t.kind, &t.created_at.epoch_ms, &(t.created_at.offset_minutes as i64)],
                 )
                 .map_err(|e| db_err(e, "writing a tombstone"))?;
             }
@@ -859,10 +931,11 @@ fn update(
     let w = principal_clause(&mut args, principal);
     let i = args.arg(m.id.clone());
     let v = args.arg(m.revision as i64);
-    let t = args.arg(m.scope.tenant.clone());
+    // …and in the very scope the update names: a revision never moves.
+    let same = exact_scope(&mut args, "m", &m.scope);
     let cur = c
         .query_opt(
-            &format!("SELECT m.rid, m.etag FROM memories m WHERE {w} AND m.id = {i} AND m.revision = {v} AND m.tenant = {t} FOR UPDATE"),
+            &format!("SELECT m.rid, m.etag FROM memories m WHERE {w} AND m.id = {i} AND m.revision = {v} AND {same} FOR UPDATE"),
             &args.refs(),
         )
         .map_err(|e| db_err(e, "reading for update"))?;

@@ -122,6 +122,11 @@ pub(crate) fn principal_clause(args: &mut Args, p: &Principal) -> String {
     sql
 }
 
+/// Rows within `scope` (every dimension it sets equal), over alias `a`.
+pub(crate) fn within_scope(args: &mut Args, a: &str, scope: &Scope) -> String {
+    scope_clause(args, a, scope, ScopeMatch::Within).join(" AND ")
+}
+
 /// Events of exactly `scope` (every dimension equal, `none` = `none`).
 pub(crate) fn exact_scope(args: &mut Args, a: &str, scope: &Scope) -> String {
     scope_clause(args, a, scope, ScopeMatch::Exact).join(" AND ")

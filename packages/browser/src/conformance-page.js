@@ -3,7 +3,7 @@
 // scenario and a store kind and compares the output with the Rust host's.
 
 import { Engram, IndexedDbStore, MemoryStore } from './lib/engram-memory.js';
-import { normalise, runScenario } from './lib/conformance.js';
+import { checkStore, normalise, runScenario } from './lib/conformance.js';
 
 const DB = 'engram-conformance';
 
@@ -19,6 +19,16 @@ window.runConformance = async (scenario, storeKind) => {
   }
   const result = await runScenario(scenario, { Engram, store, host: 'browser' });
   result.store = storeKind;
+  // The tenancy checks, each on a fresh store of this kind.
+  let n = 0;
+  const rows = await Engram.open({ principal: scenario.principal });
+  result.store_checks = await checkStore(async () => {
+    if (storeKind === 'memory') return new MemoryStore();
+    const name = `${DB}-checks-${(n += 1)}`;
+    await IndexedDbStore.destroy(name);
+    return IndexedDbStore.open(name);
+  }, rows.codec);
+  rows.close();
   if (storeKind === 'indexeddb') {
     // What IndexedDB holds, read back by a new store: every `list` step
     // of the scenario run again at the scenario's end state.

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs the shared conformance scenario on this package in Node and prints
-// (or writes) every step's normalised output as JSON.
+// (or writes) every step's normalised output as JSON, with the names of the
+// store checks (`src/store-checks.js`) its kind of store passed.
 //
 //   engram-conformance --scenario PATH [--store memory|sqlite|sqlite:FILE]
 //                      [--bindings DIR] [--component FILE] [--out FILE]
@@ -10,6 +11,7 @@ import { parseArgs } from 'node:util';
 
 import { Engram, MemoryStore } from '../src/index.js';
 import { runScenario } from '../src/conformance.js';
+import { checkStore } from '../src/store-checks.js';
 
 async function openStore(spec) {
   if (spec === 'memory') return new MemoryStore();
@@ -36,6 +38,14 @@ try {
   const load = { bindings: values.bindings, component: values.component };
   const result = await runScenario(scenario, { Engram, store, load, host: 'node' });
   result.store = values.store;
+  // The tenancy checks on fresh stores of the same kind (in memory).
+  const kind = values.store === 'memory' ? 'memory' : 'sqlite';
+  const codec = await Engram.open({ ...load, principal: scenario.principal });
+  try {
+    result.store_checks = await checkStore(() => openStore(kind), codec.codec);
+  } finally {
+    codec.close();
+  }
   const text = `${JSON.stringify(result, null, 1)}\n`;
   if (values.out) writeFileSync(values.out, text);
   else process.stdout.write(text);

@@ -7,6 +7,10 @@
 
 import { EngramError } from './errors.js';
 
+// The stores' tenancy checks travel with the scenario (the browser bundles
+// this module).
+export { checkStore } from './store-checks.js';
+
 /** Round every non-integer number to 6 decimals (the same IEEE steps in every host). */
 export function normalise(value) {
   if (typeof value === 'number') return Number.isInteger(value) ? value : Math.floor(value * 1e6 + 0.5) / 1e6;

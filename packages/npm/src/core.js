@@ -9,7 +9,8 @@
 // with a static `load(options)`.
 
 import { EngramError, EngramTrapError, StoreError } from './errors.js';
-import { checkScope } from './stores/common.js';
+import { deriveKey, ownerOf, seesOwner } from './fingerprint.js';
+import { checkScope, denial } from './stores/common.js';
 import { MemoryStore } from './stores/memory.js';
 import { wasiStubs } from './wasi.js';
 
@@ -91,6 +92,8 @@ export class Engram {
   #store;
   #now;
   #clock;
+  /** The row body's encoder and decoder (the component's `json` export). */
+  #codec = null;
   #principal;
   /** The principal of the call in progress (the store handle's owner). */
   #active = null;
@@ -123,10 +126,11 @@ export class Engram {
     // one is in progress: the clock's parsing and the stores' row bodies.
     const codec = (await engram.#instantiate(engram.#getCoreModule, engram.#imports())).json;
     engram.#clock = toClock(engram.#now, (text) => codec.parseDatetime(text));
-    engram.#store.attachCodec?.({
+    engram.#codec = {
       encodeMemory: (m) => codec.encodeMemory(m),
       decodeMemories: (bodies) => codec.decodeMemories(bodies),
-    });
+    };
+    engram.#store.attachCodec?.(engram.#codec);
     engram.#ready = engram.#newInstance();
     await engram.#ready;
     return engram;
@@ -179,11 +183,27 @@ export class Engram {
           const p = principal();
           for (const op of ops) {
             if (op.tag === 'insert' || op.tag === 'update') checkScope(p, op.val.memory.scope);
-            else if (op.tag === 'append') checkScope(p, op.val.scope);
+            else if (op.tag === 'append' || op.tag === 'scrub-events') checkScope(p, op.val.scope);
+            else if (op.tag === 'tombstone') {
+              // Owned by the principal or narrower: never another user's
+              // scope, nor the whole tenant for a user-pinned handle.
+              checkScope(p, op.val.scope);
+              if (op.val.scope.thread !== undefined || op.val.scope.agent !== undefined) {
+                throw new StoreError('invalid', "a tombstone is owned by a tenant, user and project: its thread and agent must be unset");
+              }
+            }
           }
           return store.commit(p, ops);
         },
-        tombstones: () => store.tombstones(principal().tenant),
+        tombstones: (scope) => (scoped(scope), store.tombstones(ownerOf(scope))),
+        fingerprintKey: (scope) => {
+          const p = principal();
+          const owner = ownerOf(scope);
+          if (!seesOwner(p, owner)) {
+            throw new StoreError('denied', denial(p, owner) ?? "that owner is outside this store handle's principal");
+          }
+          return deriveKey(store.fingerprintSecret(), owner);
+        },
         countEvents: (scope, kind, since) => (scoped(scope), store.countEvents(scope, kind, since)),
       },
     };
@@ -270,6 +290,15 @@ export class Engram {
   /** The store this handle writes to. */
   get store() {
     return this.#store;
+  }
+
+  /**
+   * The component's memory row codec, `{encodeMemory, decodeMemories}` on
+   * WIT values: what a store written in JavaScript keeps a row body with
+   * (`attachCodec`), and what the store checks build their records with.
+   */
+  get codec() {
+    return this.#codec;
   }
 
   /**

@@ -57,7 +57,10 @@ export interface Store {
   stats(filter: unknown, terms: string[]): unknown;
   search(filter: unknown, terms: unknown[], limit: number): unknown[];
   commit(principal: unknown, ops: unknown[]): unknown;
-  tombstones(tenant: string): unknown[];
+  /** Tombstones whose owner (tenant, user, project) `scope` can see. */
+  tombstones(scope: unknown): unknown[];
+  /** The secret tombstone keys are derived from (kept out of the database). */
+  fingerprintSecret(): Uint8Array;
   countEvents(scope: unknown, kind: string, since: unknown): bigint;
   /** Awaited after every call by stores that persist asynchronously. */
   flush?(): Promise<void>;
@@ -79,6 +82,8 @@ export declare class EngramBase {
   readonly traps: number;
   readonly lastTrap: unknown;
   readonly store: Store;
+  /** The component's memory row codec on WIT values (what `SqliteStore` keeps row bodies with). */
+  readonly codec: { encodeMemory(memory: unknown): string; decodeMemories(bodies: string[]): unknown[] };
   classify(candidate: Candidate, options?: CallOptions): Promise<Decision>;
   classify(candidates: Candidate[], options?: CallOptions): Promise<Decision[]>;
   remember(candidate: Candidate, options?: CallOptions): Promise<Decision>;
@@ -125,13 +130,17 @@ export declare class StoreError extends Error {
 
 /** Every tenant in memory. */
 export declare class MemoryStore implements Store {
-  constructor();
+  /** `fingerprintKey`: the secret tombstone keys are derived from (≥ 16 bytes); default: random. */
+  constructor(options?: { fingerprintKey?: Uint8Array });
   find(filter: unknown, limit: number): unknown[];
   revisions(principal: unknown, id: string): unknown[];
   stats(filter: unknown, terms: string[]): unknown;
   search(filter: unknown, terms: unknown[], limit: number): unknown[];
   commit(principal: unknown, ops: unknown[]): unknown;
-  tombstones(tenant: string): unknown[];
+  /** Tombstones whose owner (tenant, user, project) `scope` can see. */
+  tombstones(scope: unknown): unknown[];
+  /** The secret tombstone keys are derived from (kept out of the database). */
+  fingerprintSecret(): Uint8Array;
   countEvents(scope: unknown, kind: string, since: unknown): bigint;
   close(): void;
 }

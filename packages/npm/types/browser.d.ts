@@ -16,7 +16,11 @@ export declare class Engram extends EngramBase {
 
 /** A MemoryStore whose commits are written through to IndexedDB. */
 export declare class IndexedDbStore extends MemoryStore {
-  static open(name?: string, options?: { indexedDB?: IDBFactory }): Promise<IndexedDbStore>;
+  /**
+   * `fingerprintKey`: the secret tombstone keys are derived from; default:
+   * one kept in the database `<name>:fingerprint-key`.
+   */
+  static open(name?: string, options?: { indexedDB?: IDBFactory; fingerprintKey?: Uint8Array }): Promise<IndexedDbStore>;
   static destroy(name?: string, options?: { indexedDB?: IDBFactory }): Promise<void>;
   /** Resolves once every commit so far is in IndexedDB. */
   flush(): Promise<void>;

@@ -21,7 +21,8 @@ mod bindings {
 }
 
 use bindings::engram::memory::store::{
-    self as store, Filter, Insert, ScopeMatch, StoreError, Stored, Update, WeightedTerm, WriteOp,
+    self as store, Filter, Insert, ScopeMatch, Scrub, StoreError, Stored, Tombstone, Update,
+    WeightedTerm, WriteOp,
 };
 use bindings::engram::memory::types::*;
 use bindings::exports::engram::memory::policy::Guest;
@@ -162,6 +163,16 @@ fn loop_forever() -> Vec<String> {
 /// arm per attack, so the list of attacks reads in one place.)
 fn attack(c: &Candidate) -> Result<Vec<String>, StoreError> {
     let foreign = scope_of(&arg(c, "tenant"), None);
+    // A scope named by the arguments: `tenant` (default: the candidate's)
+    // and `user` (default: none).
+    let named = {
+        let t = arg(c, "tenant");
+        let u = arg(c, "user");
+        scope_of(
+            if t.is_empty() { &c.scope.tenant } else { &t },
+            (!u.is_empty()).then_some(u),
+        )
+    };
     let own = scope_of(&c.scope.tenant, c.scope.user.clone());
     let target = arg(c, "id");
     let secret = arg(c, "secret");
@@ -244,8 +255,30 @@ fn attack(c: &Candidate) -> Result<Vec<String>, StoreError> {
             vec!["touch: done".into()]
         }
         "scrub-foreign" => {
-            store::commit(&[WriteOp::ScrubEvents(secret)])?;
+            store::commit(&[WriteOp::ScrubEvents(Scrub {
+                scope: named,
+                fragment: secret,
+            })])?;
             vec!["scrub: done".into()]
+        }
+        // Block someone else's content: a tombstone in their scope.
+        "tombstone-foreign" => {
+            store::commit(&[WriteOp::Tombstone(Tombstone {
+                scope: named,
+                fingerprint: "00".repeat(32),
+                length: 4,
+                kind: "text".into(),
+                created_at: instant(),
+            })])?;
+            vec!["tombstone: planted".into()]
+        }
+        "tombstones-foreign" => {
+            let ts = store::tombstones(&named)?;
+            vec![format!("tombstones: {}", ts.len())]
+        }
+        "key-foreign" => {
+            let k = store::fingerprint_key(&named)?;
+            vec![format!("key: {} bytes", k.len())]
         }
         "stale-etag" => {
             let mine = store::find(&filter(own), 1)?;

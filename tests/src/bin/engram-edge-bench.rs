@@ -189,7 +189,13 @@ fn main() {
         let edge = EdgeServer::start(
             engram_edge::EDGE_COMPONENT,
             Arc::clone(&db),
-            vec![("ENGRAM_KEYS".into(), keys.file())],
+            vec![
+                ("ENGRAM_KEYS".into(), keys.file()),
+                (
+                    engram_tests::edge::SECRET_VAR.into(),
+                    engram_tests::edge::FINGERPRINT_SECRET.into(),
+                ),
+            ],
         );
         edge.set_env("ENGRAM_NOW", workload::NOW);
         let base = format!("http://{}", edge.addr);

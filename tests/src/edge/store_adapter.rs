@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use engram_host::backend::Backend;
 use engram_host::bindings as w;
+use engram_host::fingerprint::FingerprintSecret;
 use wasmtime::component::{
     Component, ComponentNamedList, InstancePre, Lift, Linker, Lower, ResourceTable,
 };
@@ -44,6 +45,8 @@ pub struct KvComponentStore {
     pre: InstancePre<Ctx>,
     db: Arc<KvDb>,
     reads: u64,
+    /// The fingerprint secret the component is given (`None`: unset).
+    secret: Option<String>,
 }
 
 fn tenant_principal(tenant: &str) -> w::Principal {
@@ -63,7 +66,27 @@ impl KvComponentStore {
         let pre = linker
             .instantiate_pre(&component)
             .expect("the kv-store component links");
-        KvComponentStore { pre, db, reads: 0 }
+        KvComponentStore {
+            pre,
+            db,
+            reads: 0,
+            secret: Some(super::FINGERPRINT_SECRET.into()),
+        }
+    }
+
+    /// The same store given another fingerprint secret, or none.
+    pub fn with_secret(mut self, secret: Option<&str>) -> Self {
+        self.secret = secret.map(str::to_string);
+        self
+    }
+
+    /// The component's own `fingerprint-key` for `principal`.
+    pub fn fingerprint_key(
+        &mut self,
+        principal: &w::Principal,
+        scope: &w::Scope,
+    ) -> Result<Vec<u8>, w::StoreError> {
+        self.store_call(principal, "fingerprint-key", (scope.clone(),))
     }
 
     /// Call `interface.name` for `principal` on a fresh instance.
@@ -76,7 +99,13 @@ impl KvComponentStore {
             self.pre.engine(),
             Ctx {
                 table: ResourceTable::new(),
-                wasi: WasiCtx::builder().build(),
+                wasi: {
+                    let mut b = WasiCtx::builder();
+                    if let Some(s) = &self.secret {
+                        b.env(super::SECRET_VAR, s);
+                    }
+                    b.build()
+                },
                 db: Arc::clone(&self.db),
             },
         );
@@ -169,8 +198,19 @@ impl Backend for KvComponentStore {
         self.store_call(principal, "commit", (ops.to_vec(),))
     }
 
-    fn tombstones(&mut self, tenant: &str) -> Result<Vec<w::Tombstone>, w::StoreError> {
-        self.store_call(&tenant_principal(tenant), "tombstones", ())
+    fn tombstones(&mut self, scope: &w::Scope) -> Result<Vec<w::Tombstone>, w::StoreError> {
+        self.store_call(
+            &tenant_principal(&scope.tenant),
+            "tombstones",
+            (scope.clone(),),
+        )
+    }
+
+    /// The secret the component is given; the component checks it against
+    /// the bucket's key id on every `fingerprint-key` (its native tests
+    /// and `the_kv_store_adapter_derives_the_hosts_keys`).
+    fn fingerprint_secret(&mut self) -> Result<FingerprintSecret, w::StoreError> {
+        FingerprintSecret::from_hex(super::FINGERPRINT_SECRET).map_err(w::StoreError::Backend)
     }
 
     fn count_events(
@@ -187,21 +227,23 @@ impl Backend for KvComponentStore {
         self.reads
     }
 
-    /// The operator's question "whose is this id": read from the key
-    /// names (`engram/{tenant}/rows/…` hold ids in their values, record
-    /// keys name them: `engram/{tenant}/mem/{id}/{revision}`).
-    fn tenant_of(&mut self, id: &str) -> Result<Option<String>, w::StoreError> {
+    /// The operator's question "whose is this id" (ids are unique per
+    /// tenant only): read from the key names (record keys name them:
+    /// `engram/{tenant}/mem/{id}/{revision}`), sorted.
+    fn tenants_of(&mut self, id: &str) -> Result<Vec<String>, w::StoreError> {
         let needle = format!("/mem/{}/", escape(id));
-        Ok(self
+        let tenants: std::collections::BTreeSet<String> = self
             .db
             .entries("default")
             .into_iter()
             .filter(|(k, v)| k.contains(&needle) && !v.ends_with(b",\"gone\":true}"))
-            .find_map(|(k, _)| {
+            .filter_map(|(k, _)| {
                 let rest = k.strip_prefix("engram/")?;
                 let tenant = &rest[..rest.find('/')?];
                 Some(unescape(tenant))
-            }))
+            })
+            .collect();
+        Ok(tenants.into_iter().collect())
     }
 }
 

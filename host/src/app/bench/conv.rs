@@ -67,7 +67,7 @@ enm!(gs::ScopeMatch => h::ScopeMatch { Exact, Visible, Within });
 rec!(gs::WeightedTerm => h::WeightedTerm { term, weight });
 rec!(h::Stored => gs::Stored { memory, etag, length, frequencies });
 rec!(h::TermStats => gs::TermStats { documents, average_length, frequencies });
-rec!(h::Tombstone => gs::Tombstone { fingerprint, length, kind, created_at });
+rec!(h::Tombstone => gs::Tombstone { scope, fingerprint, length, kind, created_at });
 rec!(h::Principal => gs::Principal { tenant, user, project });
 
 impl Cv<gs::StoreError> for h::StoreError {

@@ -12,6 +12,7 @@ use crate::bindings::{
     Datetime, Filter, Principal, Receipt, Scope, StoreError, Stored, TermStats, Tombstone,
     WeightedTerm, WriteOp,
 };
+use crate::fingerprint::FingerprintSecret;
 
 use super::conv::Cv;
 
@@ -119,8 +120,11 @@ impl Backend for TimedBackend {
     fn commit(&mut self, principal: &Principal, ops: &[WriteOp]) -> Result<Receipt, StoreError> {
         timed!(self, 4, self.inner.commit(principal, ops))
     }
-    fn tombstones(&mut self, tenant: &str) -> Result<Vec<Tombstone>, StoreError> {
-        timed!(self, 5, self.inner.tombstones(tenant))
+    fn tombstones(&mut self, scope: &Scope) -> Result<Vec<Tombstone>, StoreError> {
+        timed!(self, 5, self.inner.tombstones(scope))
+    }
+    fn fingerprint_secret(&mut self) -> Result<FingerprintSecret, StoreError> {
+        self.inner.fingerprint_secret()
     }
     fn count_events(
         &mut self,
@@ -133,8 +137,8 @@ impl Backend for TimedBackend {
     fn records_read(&self) -> u64 {
         self.inner.records_read()
     }
-    fn tenant_of(&mut self, id: &str) -> Result<Option<String>, StoreError> {
-        self.inner.tenant_of(id)
+    fn tenants_of(&mut self, id: &str) -> Result<Vec<String>, StoreError> {
+        self.inner.tenants_of(id)
     }
     fn begin_batch(&mut self) -> Result<(), StoreError> {
         self.inner.begin_batch()
@@ -227,10 +231,25 @@ impl engram_guest::core::store::Store for NativeStore {
             "the benchmark's native store is read-only".into(),
         ))
     }
-    fn tombstones(&self) -> GResult<Vec<engram_guest::wit_store::Tombstone>> {
+    fn tombstones(
+        &self,
+        scope: &engram_guest::types::Scope,
+    ) -> GResult<Vec<engram_guest::wit_store::Tombstone>> {
         self.time(|b| {
-            b.tombstones(&self.principal.tenant)
-                .map(Cv::cv)
+            let s: Scope = scope.clone().cv();
+            b.tombstones(&s).map(Cv::cv).map_err(Cv::cv)
+        })
+    }
+    fn fingerprint_key(&self, scope: &engram_guest::types::Scope) -> GResult<Vec<u8>> {
+        let owner = crate::backend::owner_of(&scope.clone().cv());
+        if !crate::backend::sees_owner(&self.principal, &owner) {
+            return Err(engram_guest::wit_store::StoreError::Denied(
+                "an owner outside the benchmark's principal".into(),
+            ));
+        }
+        self.time(|b| {
+            b.fingerprint_secret()
+                .map(|secret| secret.derive(&owner).to_vec())
                 .map_err(Cv::cv)
         })
     }

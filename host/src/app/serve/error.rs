@@ -2,7 +2,9 @@
 //! `{"error": "…", "status": N}`; the message is the one the CLI prints for
 //! the same failure.
 
+use axum::extract::Request;
 use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
@@ -94,4 +96,57 @@ impl IntoResponse for ApiError {
         }
         r
     }
+}
+
+/// Turn every error answer that is not JSON already (axum's own 404 for an
+/// unknown path and 405 for a known path with another method, and its
+/// extractor rejections) into `{"error": "…", "status": N}`, keeping its
+/// status and headers (`Allow` on a 405).
+pub async fn json_errors(req: Request, next: Next) -> Response {
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let r = next.run(req).await;
+    let status = r.status();
+    let is_json = r
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if is_json || !(status.is_client_error() || status.is_server_error()) {
+        return r;
+    }
+    let (mut parts, body) = r.into_parts();
+    let text = axum::body::to_bytes(body, 64 << 10)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let message = match status {
+        StatusCode::NOT_FOUND => format!("no such endpoint: {method} {path} (docs/serve.md)"),
+        StatusCode::METHOD_NOT_ALLOWED => {
+            let allowed = parts
+                .headers
+                .get(header::ALLOW)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("")
+                .to_string();
+            if allowed.is_empty() {
+                format!("{method} is not allowed on {path} (docs/serve.md)")
+            } else {
+                format!("{method} is not allowed on {path} (allowed: {allowed})")
+            }
+        }
+        _ if !text.is_empty() => text,
+        _ => status
+            .canonical_reason()
+            .unwrap_or("request failed")
+            .to_string(),
+    };
+    let body = serde_json::to_vec(&json!({"error": message, "status": status.as_u16()}))
+        .unwrap_or_default();
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, axum::body::Body::from(body))
 }

@@ -5,8 +5,11 @@
 //! and a SQLite connection from a small pool, on tokio's blocking pool so
 //! requests run in parallel across cores. Every request runs with the
 //! principal of its API key (`auth`), so a key for one tenant can never
-//! reach another's memory. Ctrl-C or SIGTERM stops accepting connections
-//! and waits for requests in flight, writes included, to finish.
+//! reach another's memory. SIGHUP reads the key file again (keys added or
+//! revoked take effect at once; a file that does not load keeps the keys in
+//! force). Ctrl-C or SIGTERM stops accepting connections and waits for
+//! requests in flight, writes included, to finish. Every error, axum's own
+//! 404 and 405 included, is a JSON body (`error::json_errors`).
 //!
 //! For other modules adding routes (the inspector): take an
 //! [`auth::Authed`] argument and `State<ServeState>`, check every scope
@@ -22,7 +25,8 @@ pub mod limits;
 pub mod routes;
 
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
 
 use axum::Router;
 use clap::Args;
@@ -67,7 +71,10 @@ struct Shared {
     options: Options,
     clock: Clock,
     idle: Mutex<Vec<Box<dyn Backend>>>,
-    keys: KeyRing,
+    /// Replaced whole on reload: a request sees one ring or the other.
+    keys: RwLock<Arc<KeyRing>>,
+    /// Where the keys are read from (`--keys`), for reloads.
+    keys_file: Option<PathBuf>,
     limits: Limits,
 }
 
@@ -75,6 +82,16 @@ impl ServeState {
     /// Open the database once (which also loads the component) and keep
     /// the connection as the pool's first.
     pub fn open(flags: &Flags, keys: KeyRing, limits: Limits) -> Result<Self, Failure> {
+        Self::open_with_file(flags, keys, None, limits)
+    }
+
+    /// `open`, remembering the key file the ring came from (`reload_keys`).
+    pub fn open_with_file(
+        flags: &Flags,
+        keys: KeyRing,
+        keys_file: Option<PathBuf>,
+        limits: Limits,
+    ) -> Result<Self, Failure> {
         if flags.db == ":memory:" {
             return Err(Failure::input(
                 "serve: --db :memory: would give every connection its own empty store; give a database file",
@@ -92,14 +109,36 @@ impl ServeState {
                 options,
                 clock,
                 idle: Mutex::new(idle),
-                keys,
+                keys: RwLock::new(Arc::new(keys)),
+                keys_file,
                 limits,
             }),
         })
     }
 
-    pub fn keys(&self) -> &KeyRing {
-        &self.shared.keys
+    /// The keys in force.
+    pub fn keys(&self) -> Arc<KeyRing> {
+        match self.shared.keys.read() {
+            Ok(k) => Arc::clone(&k),
+            Err(poisoned) => Arc::clone(&poisoned.into_inner()),
+        }
+    }
+
+    /// Read the key file again and put its keys in force: added keys work
+    /// and removed ones are refused from the next request on. A file that
+    /// does not load (or holds no key) leaves the keys in force as they
+    /// were, and says why.
+    pub fn reload_keys(&self) -> Result<usize, Failure> {
+        let Some(file) = &self.shared.keys_file else {
+            return Err(Failure::input("serve: no key file to reload"));
+        };
+        let ring = load_ring(file)?;
+        let n = ring.len();
+        match self.shared.keys.write() {
+            Ok(mut k) => *k = Arc::new(ring),
+            Err(poisoned) => *poisoned.into_inner() = Arc::new(ring),
+        }
+        Ok(n)
     }
 
     pub fn limits(&self) -> &Limits {
@@ -169,24 +208,36 @@ impl Shared {
     }
 }
 
-/// Every route: the API and the inspector page.
+/// Every route: the API and the inspector page; every error a JSON body.
 pub fn router(state: ServeState) -> Router {
     Router::new()
         .merge(routes::api())
         .merge(crate::app::inspector::routes())
+        .layer(axum::middleware::from_fn(error::json_errors))
         .with_state(state)
+}
+
+/// A key file with at least one key.
+fn load_ring(file: &Path) -> Result<KeyRing, Failure> {
+    let keys = KeyRing::load(file)?;
+    if keys.is_empty() {
+        return Err(Failure::input(format!(
+            "serve: the keys file {} has no keys (add one with `engram keys add`)",
+            file.display()
+        )));
+    }
+    Ok(keys)
 }
 
 /// `engram serve`.
 pub fn run(flags: &Flags, args: &ServeArgs) -> Result<(), Failure> {
-    let keys = KeyRing::load(&args.keys)?;
-    if keys.is_empty() {
-        return Err(Failure::input(format!(
-            "serve: the keys file {} has no keys (add one with `engram keys add`)",
-            args.keys.display()
-        )));
-    }
-    let state = ServeState::open(flags, keys, Limits::new(args.limits.clone()))?;
+    let keys = load_ring(&args.keys)?;
+    let state = ServeState::open_with_file(
+        flags,
+        keys,
+        Some(args.keys.clone()),
+        Limits::new(args.limits.clone()),
+    )?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .max_blocking_threads(MAX_CONCURRENT_CALLS)
@@ -211,6 +262,25 @@ async fn serve(state: ServeState, listen: &str) -> Result<(), Failure> {
         "engram serve: listening on http://{addr} ({} keys)",
         state.keys().len()
     );
+    #[cfg(unix)]
+    {
+        let reload_state = state.clone();
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()) {
+            Ok(mut hup) => {
+                tokio::spawn(async move {
+                    while hup.recv().await.is_some() {
+                        match reload_state.reload_keys() {
+                            Ok(n) => eprintln!("engram serve: reloaded the key file ({n} keys)"),
+                            Err(f) => {
+                                eprintln!("engram serve: kept the keys in force: {}", f.message)
+                            }
+                        }
+                    }
+                });
+            }
+            Err(e) => eprintln!("engram serve: SIGHUP will not reload keys: {e}"),
+        }
+    }
     let tidy_state = state.clone();
     tokio::spawn(async move {
         let mut every = tokio::time::interval(std::time::Duration::from_secs(60));

@@ -7,10 +7,20 @@
 // stored. Each commit writes only the rows, events and tombstones it
 // changed. One page at a time per database: two tabs writing the same
 // database would overwrite each other's rows.
+//
+// The fingerprint secret (what tombstone keys are derived from) is not in
+// the store's database: pass `fingerprintKey`, or it is kept in a database
+// of its own, `<name>:fingerprint-key` (a browser profile holds both, so
+// on the web only a caller-supplied key keeps the profile alone from
+// testing guesses; docs/durability.md).
 
+import { StoreError } from '../errors.js';
+import { randomSecret } from '../fingerprint.js';
 import { MemoryStore, stateFrom } from './memory.js';
 
-const VERSION = 1;
+// 2: tombstones are owned and keyed; the unkeyed ones of version 1 are
+// dropped (as the SQLite migration 6 drops them).
+const VERSION = 2;
 const ROWS = 'rows';
 const EVENTS = 'events';
 const TOMBSTONES = 'tombstones';
@@ -30,12 +40,46 @@ const done = (tx) =>
 
 function openDatabase(name, indexedDB) {
   const r = indexedDB.open(name, VERSION);
-  r.onupgradeneeded = () => {
+  r.onupgradeneeded = (event) => {
     const db = r.result;
     // Rows keyed by their row id, events and tombstones by their position.
     for (const s of [ROWS, EVENTS, TOMBSTONES]) if (!db.objectStoreNames.contains(s)) db.createObjectStore(s);
+    if (event.oldVersion === 1) r.transaction.objectStore(TOMBSTONES).clear();
   };
   return request(r);
+}
+
+const SECRET = 'secret';
+
+/**
+ * The secret kept in the database `<name>:fingerprint-key`, created with
+ * it unless the store already holds tombstones (a lost key is not silently
+ * replaced: the tombstones would no longer match anything).
+ */
+async function keptSecret(name, indexedDB, hasTombstones) {
+  const r = indexedDB.open(`${name}:fingerprint-key`, 1);
+  let created = false;
+  r.onupgradeneeded = () => {
+    created = true;
+    r.result.createObjectStore(SECRET);
+  };
+  const db = await request(r);
+  try {
+    const tx = db.transaction(SECRET, 'readwrite');
+    const store = tx.objectStore(SECRET);
+    let secret = await request(store.get(SECRET));
+    if (secret === undefined) {
+      if (created && hasTombstones) {
+        throw new StoreError('backend', `the fingerprint key database ${name}:fingerprint-key is missing, but this store holds tombstones made with it: restore it; without it erased content is no longer recognised`);
+      }
+      secret = randomSecret();
+      store.put(secret, SECRET);
+    }
+    await done(tx);
+    return new Uint8Array(secret);
+  } finally {
+    db.close();
+  }
 }
 
 /** Values in key order (row ids and positions are numbers). */
@@ -72,16 +116,17 @@ export class IndexedDbStore extends MemoryStore {
    * Open (or create) the IndexedDB database `name` and load its contents.
    * `indexedDB` defaults to the page's (`globalThis.indexedDB`).
    */
-  static async open(name = 'engram', { indexedDB = globalThis.indexedDB } = {}) {
+  static async open(name = 'engram', { indexedDB = globalThis.indexedDB, fingerprintKey } = {}) {
     if (!indexedDB) throw new Error('IndexedDbStore: this environment has no IndexedDB');
     const db = await openDatabase(name, indexedDB);
     const [rows, events, tombstones] = await Promise.all([all(db, ROWS), all(db, EVENTS), all(db, TOMBSTONES)]);
-    return new IndexedDbStore(db, stateFrom(rows, events, tombstones));
+    const secret = fingerprintKey ?? (await keptSecret(name, indexedDB, tombstones.length > 0));
+    return new IndexedDbStore(db, stateFrom(rows, events, tombstones), secret);
   }
 
   /** Use `IndexedDbStore.open`. */
-  constructor(db, state) {
-    super(state);
+  constructor(db, state, fingerprintKey) {
+    super({ state, fingerprintKey });
     this.#db = db;
     this.#saved = state;
   }
@@ -109,5 +154,6 @@ export class IndexedDbStore extends MemoryStore {
   /** Delete the database `name` (close every store on it first). */
   static async destroy(name = 'engram', { indexedDB = globalThis.indexedDB } = {}) {
     await request(indexedDB.deleteDatabase(name));
+    await request(indexedDB.deleteDatabase(`${name}:fingerprint-key`));
   }
 }

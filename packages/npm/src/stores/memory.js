@@ -1,10 +1,14 @@
 // An in-memory store for every tenant, with the semantics of the Rust
 // host's SQLite store: pushed-down filters, term search, all-or-nothing
-// commits with etag compare-and-swap (insert → etag 1, each update +1), one
-// active revision per semantic key, per-(tenant, session) event sequences
-// and tombstones. For tests, examples and short-lived agents.
+// commits with etag compare-and-swap (insert → etag 1, each update +1), ids
+// unique per tenant, one active revision per semantic key, per-(tenant,
+// session) event sequences and tombstones owned by a tenant, user and
+// project. Every op is bounded by the principal. Its fingerprint secret
+// lives with the store object (random unless given), never in its state.
+// For tests, examples and short-lived agents.
 
 import { StoreError } from '../errors.js';
+import { checkSecret, randomSecret } from '../fingerprint.js';
 import {
   SENSITIVITY_RANK,
   activeKey,
@@ -16,7 +20,9 @@ import {
   uniqueTerms,
 } from './common.js';
 
-const revKey = (id, revision) => `${id}\u0000${revision}`;
+// Ids are unique per tenant only.
+const revKey = (tenant, id, revision) => `${tenant}\u0000${id}\u0000${revision}`;
+const rowKey = (m) => revKey(m.scope.tenant, m.id, m.revision);
 
 function emptyState() {
   return {
@@ -24,7 +30,7 @@ function emptyState() {
     byRevision: new Map(), // id\0revision → rid
     active: new Map(), // active semantic key → rid
     events: [], // {tenant, session, seq, scope, kind, at, payload}
-    tombstones: [], // {tenant, fingerprint, length, kind, createdAt}
+    tombstones: [], // {tenant, user, project, fingerprint, length, kind, createdAt}
     maxRid: 0,
   };
 }
@@ -65,7 +71,7 @@ export function stateFrom(rows, events, tombstones) {
   const state = emptyState();
   for (const row of rows) {
     state.rows.set(row.rid, row);
-    state.byRevision.set(revKey(row.memory.id, row.memory.revision), row.rid);
+    state.byRevision.set(rowKey(row.memory), row.rid);
     const key = activeKey(row.memory);
     if (key !== null) state.active.set(key, row.rid);
     if (row.rid > state.maxRid) state.maxRid = row.rid;
@@ -77,10 +83,21 @@ export function stateFrom(rows, events, tombstones) {
 
 export class MemoryStore {
   #state;
+  #secret;
 
-  /** `state`: for subclasses that load a persisted state (see `stateFrom`). */
-  constructor(state = undefined) {
+  /**
+   * `fingerprintKey`: the secret tombstone keys are derived from (a
+   * Uint8Array of at least 16 bytes); default: a random one for this store.
+   * `state`: for subclasses that load a persisted state (see `stateFrom`).
+   */
+  constructor({ state, fingerprintKey } = {}) {
     this.#state = state ?? emptyState();
+    this.#secret = fingerprintKey === undefined ? randomSecret() : checkSecret(fingerprintKey);
+  }
+
+  /** The secret fingerprint keys are derived from. */
+  fingerprintSecret() {
+    return this.#secret;
   }
 
   /**
@@ -166,11 +183,19 @@ export class MemoryStore {
     return { sequences: BigUint64Array.from(receipt.sequences), etags: BigUint64Array.from(receipt.etags) };
   }
 
-  tombstones(tenant) {
+  /** Tombstones whose owner `scope` can see (user and project unset or equal). */
+  tombstones(scope) {
+    const seen = (owner, asked) => owner === undefined || owner === asked;
     return this.#state.tombstones
-      .filter((t) => t.tenant === tenant)
+      .filter((t) => t.tenant === scope.tenant && seen(t.user, scope.user) && seen(t.project, scope.project))
       .sort((a, b) => Number(a.createdAt.epochMs) - Number(b.createdAt.epochMs) || byteOrder(a.fingerprint, b.fingerprint))
-      .map(({ fingerprint, length, kind, createdAt }) => ({ fingerprint, length, kind, createdAt }));
+      .map(({ tenant, user, project, fingerprint, length, kind, createdAt }) => ({
+        scope: { tenant, user, project, thread: undefined, agent: undefined },
+        fingerprint,
+        length,
+        kind,
+        createdAt,
+      }));
   }
 
   countEvents(scope, kind, since) {
@@ -200,6 +225,17 @@ function principalRow(p, m) {
     (p.project === undefined || m.scope.project === p.project);
 }
 
+const DIMS = ['tenant', 'user', 'project', 'thread', 'agent'];
+
+function sameScope(a, b) {
+  return DIMS.every((d) => a[d] === b[d]);
+}
+
+/** Is `s` within `scope` (every dimension the scope sets is equal)? */
+function within(s, scope) {
+  return DIMS.every((d) => scope[d] === undefined || s[d] === scope[d]);
+}
+
 function checkUnique(state, row) {
   const key = activeKey(row.memory);
   if (key === null) return;
@@ -219,7 +255,7 @@ function removeRow(state, row) {
     for (const rid of state.rows.keys()) if (rid > max) max = rid;
     state.maxRid = max;
   }
-  state.byRevision.delete(revKey(row.memory.id, row.memory.revision));
+  state.byRevision.delete(rowKey(row.memory));
   const key = activeKey(row.memory);
   if (key !== null && state.active.get(key) === row.rid) state.active.delete(key);
 }
@@ -228,7 +264,7 @@ function applyOp(state, principal, op, receipt) {
   switch (op.tag) {
     case 'insert': {
       const m = canonicalMemory(op.val.memory);
-      if (state.byRevision.has(revKey(m.id, m.revision))) {
+      if (state.byRevision.has(rowKey(m))) {
         throw new StoreError('conflict', `${m.id} revision ${m.revision}: UNIQUE constraint failed: memories.id, memories.revision`);
       }
       const terms = uniqueTerms(op.val.indexTerms);
@@ -237,17 +273,18 @@ function applyOp(state, principal, op, receipt) {
       checkUnique(state, row);
       state.maxRid = rid;
       state.rows.set(rid, row);
-      state.byRevision.set(revKey(m.id, m.revision), rid);
+      state.byRevision.set(rowKey(m), rid);
       receipt.etags.push(1n);
       break;
     }
     case 'update': {
       const m = canonicalMemory(op.val.memory);
-      const rid = state.byRevision.get(revKey(m.id, m.revision));
+      const rid = state.byRevision.get(rowKey(m));
       const cur = rid === undefined ? undefined : state.rows.get(rid);
       // The stored row must lie within the principal too (as in the Rust
-      // store): a user-pinned guest may not take over another user's record.
-      if (!cur || cur.memory.scope.tenant !== m.scope.tenant || !principalRow(principal, cur.memory)) {
+      // store): a user-pinned guest may not take over another user's
+      // record; and a revision never moves to another scope.
+      if (!cur || !sameScope(cur.memory.scope, m.scope) || !principalRow(principal, cur.memory)) {
         throw new StoreError('conflict', `${m.id} revision ${m.revision} does not exist`);
       }
       if (BigInt(cur.etag) !== op.val.expectedEtag) {
@@ -270,18 +307,22 @@ function applyOp(state, principal, op, receipt) {
       break;
     }
     case 'scrub-events': {
-      const fragment = op.val;
+      // Only the events within the scrub's scope (which the host checked
+      // lies within the principal).
+      const { scope, fragment } = op.val;
       if (fragment.length === 0) break;
       state.events = state.events.map((e) =>
-        e.tenant === principal.tenant && e.payload.includes(fragment)
+        within(e.scope, scope) && e.payload.includes(fragment)
           ? { ...e, payload: e.payload.split(fragment).join('[erased]') }
           : e);
       break;
     }
     case 'tombstone': {
-      const t = op.val;
-      const exists = state.tombstones.some((x) => x.tenant === principal.tenant && x.fingerprint === t.fingerprint && x.length === t.length);
-      if (!exists) state.tombstones.push({ tenant: principal.tenant, ...t });
+      const { scope, fingerprint, length, kind, createdAt } = op.val;
+      const owner = { tenant: scope.tenant, user: scope.user, project: scope.project };
+      const exists = state.tombstones.some((x) => x.tenant === owner.tenant && x.user === owner.user &&
+        x.project === owner.project && x.fingerprint === fingerprint && x.length === length);
+      if (!exists) state.tombstones.push({ ...owner, fingerprint, length, kind, createdAt });
       break;
     }
     case 'append': {
@@ -294,7 +335,7 @@ function applyOp(state, principal, op, receipt) {
       break;
     }
     case 'touch': {
-      const rid = state.byRevision.get(revKey(op.val.id, op.val.revision));
+      const rid = state.byRevision.get(revKey(principal.tenant, op.val.id, op.val.revision));
       const row = rid === undefined ? undefined : state.rows.get(rid);
       if (row && principalRow(principal, row.memory)) {
         state.rows.set(rid, { ...row, accessCount: row.accessCount + 1 });

@@ -4,13 +4,16 @@
 // round. One row per memory revision with a column for every pushed-down
 // filter, a postings table for the guest's index terms, an append-only
 // event log and tombstones. WAL mode; one IMMEDIATE transaction per commit.
+// The fingerprint secret is the key file beside the database (`<path>.key`,
+// created 0600 on first use; the same file the Rust host uses), never in it.
 // A row's body is encoded and decoded by the component (`attachCodec`).
 
-import { readFileSync, readdirSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, readdirSync, writeSync } from 'node:fs';
 
 import Database from 'better-sqlite3';
 
 import { StoreError } from '../errors.js';
+import { checkRecorded, checkSecret, keyId, randomSecret, secretFromHex, secretToFileText } from '../fingerprint.js';
 import { SENSITIVITY_RANK, byteOrder, canonicalMemory, needsMemoryColumns, semanticKey, uniqueTerms } from './common.js';
 
 /**
@@ -115,9 +118,29 @@ function principalClause(p) {
   return [sql, args];
 }
 
+/** Write a new secret to `path`, readable by its owner only; another process creating it first wins. */
+function createKeyFile(path) {
+  const secret = randomSecret();
+  let fd;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  } catch (e) {
+    if (e.code === 'EEXIST') return secretFromHex(readFileSync(path, 'utf8'), `fingerprint key ${path}`);
+    throw new StoreError('backend', `creating the fingerprint key ${path}: ${e.message}`);
+  }
+  try {
+    writeSync(fd, secretToFileText(secret));
+  } finally {
+    closeSync(fd);
+  }
+  return secret;
+}
+
 export class SqliteStore {
   #db;
   #statements = new Map();
+  #keyFile;
+  #secret;
   /** The row body's encoder and decoder: the component's contract (`attachCodec`). */
   #codec = null;
 
@@ -126,9 +149,15 @@ export class SqliteStore {
 
   /**
    * Open (creating and migrating as needed) the database at `path`;
-   * `':memory:'` gives a private in-memory database.
+   * `':memory:'` gives a private in-memory database. `fingerprintKeyFile`:
+   * the key file (default `<path>.key`; a random key for `:memory:`), or
+   * `fingerprintKey`, the secret's bytes.
    */
-  constructor(path = ':memory:') {
+  constructor(path = ':memory:', { fingerprintKeyFile, fingerprintKey } = {}) {
+    if (fingerprintKey !== undefined) this.#secret = checkSecret(fingerprintKey);
+    else if (fingerprintKeyFile !== undefined) this.#keyFile = fingerprintKeyFile;
+    else if (path === ':memory:' || path === '') this.#secret = randomSecret();
+    else this.#keyFile = `${path}.key`;
     try {
       this.#db = new Database(path);
       this.#db.pragma('busy_timeout = 30000');
@@ -144,6 +173,33 @@ export class SqliteStore {
       this.#db?.close();
       throw backend(e);
     }
+  }
+
+  #recordedKeyId() {
+    return this.#db.prepare('SELECT key_id FROM fingerprint_key WHERE id = 1').pluck().get();
+  }
+
+  /**
+   * The secret fingerprint keys are derived from: loaded (or created, while
+   * the store has recorded no key) and checked against the key id the
+   * store recorded for its tombstones.
+   */
+  fingerprintSecret() {
+    const recorded = this.#recordedKeyId();
+    if (this.#secret === undefined) {
+      let text;
+      try {
+        text = readFileSync(this.#keyFile, 'utf8');
+      } catch (e) {
+        if (e.code !== 'ENOENT') throw new StoreError('backend', `fingerprint key ${this.#keyFile}: ${e.message}`);
+      }
+      if (text !== undefined) this.#secret = secretFromHex(text, `fingerprint key ${this.#keyFile}`);
+      else if (recorded !== undefined) {
+        throw new StoreError('backend', `the fingerprint key file ${this.#keyFile} is missing, but this store's tombstones were made with a key (key id ${recorded}): restore it from a backup; without it erased content is no longer recognised (docs/durability.md)`);
+      } else this.#secret = createKeyFile(this.#keyFile);
+    }
+    checkRecorded(this.#secret, recorded, this.#keyFile ?? 'of this store');
+    return this.#secret;
   }
 
   /** The schema version this database is at. */
@@ -314,10 +370,19 @@ export class SqliteStore {
     // Erasure reaches the bytes as in the Rust store: secure_delete zeroes
     // what the delete frees, a marker commits with the erasure, and a
     // checkpoint that truncates the WAL follows (docs/durability.md).
-    const erases = ops.some((op) => op.tag === 'erase' || (op.tag === 'scrub-events' && op.val !== ''));
+    const erases = ops.some((op) => op.tag === 'erase' || (op.tag === 'scrub-events' && op.val.fragment !== ''));
+    // Tombstones are recorded with the id of the key they were made with.
+    const id = ops.some((op) => op.tag === 'tombstone') ? keyId(this.fingerprintSecret()) : undefined;
     try {
       this.#db.transaction(() => {
         if (erases) this.#db.prepare('INSERT OR IGNORE INTO erasure_pending (id) VALUES (1)').run();
+        if (id !== undefined) {
+          this.#db.prepare('INSERT INTO fingerprint_key (id, key_id) VALUES (1, ?) ON CONFLICT (id) DO NOTHING').run([id]);
+          const recorded = this.#recordedKeyId();
+          if (recorded !== id) {
+            throw new StoreError('backend', `this store's tombstones were made with fingerprint key id ${recorded}, not this host's ${id}: every host of a store needs the same key file (docs/durability.md)`);
+          }
+        }
         for (const op of ops) this.#apply(principal, op, receipt);
       }).immediate();
       if (erases) this.#finishErasure();
@@ -391,9 +456,12 @@ export class SqliteStore {
         const m = op.val.memory;
         // The stored row must lie within the principal too (as in the Rust
         // store): a user-pinned guest may not take over another user's record.
+        // …and in the very scope the update names: a revision never moves.
         const [pw, pargs] = principalClause(principal);
-        const cur = this.#stmt(`SELECT m.rid, m.etag FROM memories m WHERE ${pw} AND m.id = ? AND m.revision = ? AND m.tenant = ?`)
-          .raw(true).get([...pargs, m.id, m.revision, m.scope.tenant]);
+        const s = m.scope;
+        const cur = this.#stmt(`SELECT m.rid, m.etag FROM memories m WHERE ${pw} AND m.id = ? AND m.revision = ? AND m.tenant = ?
+            AND m.user IS ? AND m.project IS ? AND m.thread IS ? AND m.agent IS ?`)
+          .raw(true).get([...pargs, m.id, m.revision, s.tenant, nul(s.user), nul(s.project), nul(s.thread), nul(s.agent)]);
         if (!cur) throw new StoreError('conflict', `${m.id} revision ${m.revision} does not exist`);
         const [rid, etag] = cur;
         if (BigInt(etag) !== op.val.expectedEtag) {
@@ -408,16 +476,29 @@ export class SqliteStore {
         this.#stmt(`DELETE FROM memories WHERE rid IN (SELECT m.rid FROM memories m WHERE ${w} AND m.id = ?)`).run([...args, op.val]);
         break;
       }
-      case 'scrub-events':
-        if (op.val.length > 0) {
-          this.#stmt("UPDATE events SET payload = replace(payload, ?, '[erased]') WHERE tenant = ? AND instr(payload, ?) > 0")
-            .run([op.val, principal.tenant, op.val]);
+      case 'scrub-events': {
+        // Only the events within the scrub's scope (checked by the host to
+        // lie within the principal).
+        const { scope, fragment } = op.val;
+        if (fragment.length > 0) {
+          const sql = ['tenant = ?'];
+          const args = [scope.tenant];
+          for (const col of ['user', 'project', 'thread', 'agent']) {
+            if (scope[col] !== undefined) {
+              sql.push(`${col} = ?`);
+              args.push(scope[col]);
+            }
+          }
+          this.#stmt(`UPDATE events SET payload = replace(payload, ?, '[erased]') WHERE ${sql.join(' AND ')} AND instr(payload, ?) > 0`)
+            .run([fragment, ...args, fragment]);
         }
         break;
+      }
       case 'tombstone': {
         const t = op.val;
-        this.#stmt('INSERT OR IGNORE INTO tombstones (tenant, fingerprint, length, kind, created_at, offset_min) VALUES (?,?,?,?,?,?)')
-          .run([principal.tenant, t.fingerprint, t.length, t.kind, Number(t.createdAt.epochMs), t.createdAt.offsetMinutes]);
+        const s = t.scope;
+        this.#stmt('INSERT OR IGNORE INTO tombstones (tenant, user, project, fingerprint, length, kind, created_at, offset_min) VALUES (?,?,?,?,?,?,?,?)')
+          .run([s.tenant, nul(s.user), nul(s.project), t.fingerprint, t.length, t.kind, Number(t.createdAt.epochMs), t.createdAt.offsetMinutes]);
         break;
       }
       case 'append': {
@@ -441,11 +522,22 @@ export class SqliteStore {
     }
   }
 
-  tombstones(tenant) {
+  /** Tombstones whose owner `scope` can see (user and project unset or equal). */
+  tombstones(scope) {
     try {
-      return this.#stmt('SELECT fingerprint, length, kind, created_at, offset_min FROM tombstones WHERE tenant = ? ORDER BY created_at, fingerprint')
-        .raw(true).all([tenant])
-        .map(([fingerprint, length, kind, at, off]) => ({ fingerprint, length, kind, createdAt: { epochMs: BigInt(at), offsetMinutes: off } }));
+      return this.#stmt(
+        `SELECT user, project, fingerprint, length, kind, created_at, offset_min FROM tombstones
+         WHERE tenant = ? AND (user IS NULL OR user = ?) AND (project IS NULL OR project = ?)
+         ORDER BY created_at, fingerprint, user, project`,
+      )
+        .raw(true).all([scope.tenant, nul(scope.user), nul(scope.project)])
+        .map(([user, project, fingerprint, length, kind, at, off]) => ({
+          scope: { tenant: scope.tenant, user: user ?? undefined, project: project ?? undefined, thread: undefined, agent: undefined },
+          fingerprint,
+          length,
+          kind,
+          createdAt: { epochMs: BigInt(at), offsetMinutes: off },
+        }));
     } catch (e) {
       throw backend(e);
     }
@@ -458,6 +550,21 @@ export class SqliteStore {
          AND kind = ? AND at >= ?`,
       ).pluck().get([scope.tenant, nul(scope.user), nul(scope.project), nul(scope.thread), nul(scope.agent), kind, Number(since.epochMs)]);
       return BigInt(n);
+    } catch (e) {
+      throw backend(e);
+    }
+  }
+
+  /** Every appended event (tests, audits), as `MemoryStore.events()` gives them. */
+  events() {
+    try {
+      return this.#stmt('SELECT tenant, session, seq, user, project, thread, agent, kind, at, payload FROM events ORDER BY tenant, session, seq')
+        .raw(true).all()
+        .map(([tenant, session, seq, user, project, thread, agent, kind, at, payload]) => ({
+          tenant, session, seq,
+          scope: { tenant, user: user ?? undefined, project: project ?? undefined, thread: thread ?? undefined, agent: agent ?? undefined },
+          kind, at, payload,
+        }));
     } catch (e) {
       throw backend(e);
     }

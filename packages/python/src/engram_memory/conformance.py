@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Runs the shared conformance scenario (tests/conformance/scenario.json) on
-this package and prints every step's normalised output as JSON. The Rust
+this package and prints every step's normalised output as JSON, with the
+names of the store checks (``store_checks``) its store passed. The Rust
 test tests/tests/hosts.rs runs the same scenario on the Rust host, the npm
 package and the browser, and requires identical output.
 
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any, Dict, Optional
 
 from . import Engram, EngramError, SqliteStore
+from .store_checks import check_store
 
 
 def normalise(value: Any) -> Any:
@@ -109,6 +111,9 @@ def main() -> int:
     scenario = json.loads(Path(args.scenario).read_text(encoding="utf-8"))
     result = run_scenario(scenario, args.component, store)
     result["store"] = args.store
+    # The tenancy checks on fresh stores (in memory).
+    with Engram(args.component, principal=scenario["principal"]) as rows:
+        result["store_checks"] = check_store(lambda: SqliteStore(":memory:"), rows.codec)
     text = json.dumps(result, ensure_ascii=False, indent=1) + "\n"
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")

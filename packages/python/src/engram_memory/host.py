@@ -26,8 +26,9 @@ from wasmtime.component import Component, Linker, Record, Variant
 
 from . import _speedups
 from .errors import EngramError, EngramTrap, StoreError
+from .fingerprint import derive_key, owner_of, sees_owner
 from .records import field, rec
-from .store import SqliteStore, check_scope
+from .store import SqliteStore, check_scope, denial
 
 PrincipalLike = Union[str, Dict[str, Optional[str]]]
 
@@ -278,7 +279,11 @@ class Engram:
                     self._guard(lambda f, terms, limit: (self._check(f.scope), self._store_impl.search(f, terms, limit))[1]),
                 )
                 st.add_func("commit", self._guard(self._commit))
-                st.add_func("tombstones", self._guard(lambda: self._store_impl.tombstones(self._current().tenant)))
+                st.add_func(
+                    "tombstones",
+                    self._guard(lambda scope: (self._check(scope), self._store_impl.tombstones(owner_of(scope)))[1]),
+                )
+                st.add_func("fingerprint-key", self._guard(self._fingerprint_key))
                 st.add_func(
                     "count-events",
                     self._guard(
@@ -336,13 +341,29 @@ class Engram:
 
         return call
 
+    def _fingerprint_key(self, scope: Any) -> bytes:
+        """The key of an owner the principal can see, never another's."""
+        p = self._current()
+        owner = owner_of(scope)
+        if not sees_owner(p, owner):
+            raise StoreError("denied", denial(p, owner) or "that owner is outside this store handle's principal")
+        return derive_key(self._store_impl.fingerprint_secret(), owner)
+
     def _commit(self, ops: List[Variant]) -> Record:
         p = self._current()
         for op in ops:
             if op.tag in ("insert", "update"):
                 check_scope(p, op.payload.memory.scope)
-            elif op.tag == "append":
+            elif op.tag in ("append", "scrub-events"):
                 check_scope(p, op.payload.scope)
+            elif op.tag == "tombstone":
+                # Owned by the principal or narrower: never another user's
+                # scope, nor the whole tenant for a user-pinned handle.
+                check_scope(p, op.payload.scope)
+                if op.payload.scope.thread is not None or op.payload.scope.agent is not None:
+                    raise StoreError(
+                        "invalid", "a tombstone is owned by a tenant, user and project: its thread and agent must be unset"
+                    )
         return self._store_impl.commit(p, ops)
 
     # ------------------------------------------------------------ calls
@@ -446,6 +467,13 @@ class Engram:
     @property
     def store(self) -> Any:
         return self._store_impl
+
+    @property
+    def codec(self) -> Any:
+        """The component's memory row codec (``encode_memory``,
+        ``decode_memories`` on WIT records): what ``SqliteStore`` keeps a row
+        body with, and what the store checks build their records with."""
+        return self._codec
 
     def close(self) -> None:
         """Stop the deadline ticker and close the store."""

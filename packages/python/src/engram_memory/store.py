@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from wasmtime.component import Record
 
 from .errors import StoreError
+from .fingerprint import check_recorded, check_secret, key_id, random_secret, secret_from_hex, secret_to_file_text
 from .records import field, rec
 
 SENSITIVITY_RANK = {"public": 0, "internal": 1, "personal": 2, "sensitive": 3}
@@ -156,10 +157,48 @@ def _backend(e: Exception) -> StoreError:
     return e if isinstance(e, StoreError) else StoreError("backend", str(e))
 
 
-class SqliteStore:
-    """A persistent store on SQLite (``:memory:`` for a private in-memory one)."""
+def _create_key_file(path: str) -> bytes:
+    """Write a new secret to ``path``, readable by its owner only; another
+    process creating it first wins."""
+    import os
 
-    def __init__(self, path: str = ":memory:"):
+    secret = random_secret()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return secret_from_hex(Path(path).read_text(encoding="utf-8"), f"fingerprint key {path}")
+    except OSError as e:
+        raise StoreError("backend", f"creating the fingerprint key {path}: {e}") from e
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(secret_to_file_text(secret))
+    return secret
+
+
+class SqliteStore:
+    """A persistent store on SQLite (``:memory:`` for a private in-memory one).
+
+    The fingerprint secret tombstones are keyed with is the key file beside
+    the database (``<path>.key``, created 0600 on first use: the file the
+    Rust host uses), or ``fingerprint_key_file``, or the bytes
+    ``fingerprint_key``; a random one for ``:memory:``."""
+
+    def __init__(
+        self,
+        path: str = ":memory:",
+        *,
+        fingerprint_key_file: Optional[str] = None,
+        fingerprint_key: Optional[bytes] = None,
+    ):
+        self._secret: Optional[bytes] = None
+        self._key_file: Optional[str] = None
+        if fingerprint_key is not None:
+            self._secret = check_secret(fingerprint_key)
+        elif fingerprint_key_file is not None:
+            self._key_file = str(fingerprint_key_file)
+        elif path in (":memory:", ""):
+            self._secret = random_secret()
+        else:
+            self._key_file = f"{path}.key"
         try:
             self._db = sqlite3.connect(path, isolation_level=None)
             self._db.execute("PRAGMA busy_timeout = 30000")
@@ -315,18 +354,65 @@ class SqliteStore:
         out.sort(key=lambda h: (-h[0], h[1].memory.id.encode("utf-8"), h[1].memory.revision))
         return [stored for _, stored in out]
 
-    def tombstones(self, tenant: str) -> List[Record]:
+    def tombstones(self, scope: Any) -> List[Record]:
+        """Tombstones whose owner ``scope`` can see (user and project unset or equal)."""
         try:
             rows = self._db.execute(
-                "SELECT fingerprint, length, kind, created_at, offset_min FROM tombstones WHERE tenant = ? "
-                "ORDER BY created_at, fingerprint",
-                [tenant],
+                "SELECT user, project, fingerprint, length, kind, created_at, offset_min FROM tombstones "
+                "WHERE tenant = ? AND (user IS NULL OR user = ?) AND (project IS NULL OR project = ?) "
+                "ORDER BY created_at, fingerprint, user, project",
+                [scope.tenant, scope.user, scope.project],
             ).fetchall()
         except sqlite3.Error as e:
             raise _backend(e) from e
         return [
-            rec(fingerprint=fp, length=n, kind=k, created_at=rec(epoch_ms=at, offset_minutes=off))
-            for fp, n, k, at, off in rows
+            rec(
+                scope=rec(tenant=scope.tenant, user=u, project=p, thread=None, agent=None),
+                fingerprint=fp,
+                length=n,
+                kind=k,
+                created_at=rec(epoch_ms=at, offset_minutes=off),
+            )
+            for u, p, fp, n, k, at, off in rows
+        ]
+
+    def _recorded_key_id(self) -> Optional[str]:
+        row = self._db.execute("SELECT key_id FROM fingerprint_key WHERE id = 1").fetchone()
+        return None if row is None else row[0]
+
+    def fingerprint_secret(self) -> bytes:
+        """The secret fingerprint keys are derived from: loaded (or created,
+        while the store has recorded no key) and checked against the key id
+        the store recorded for its tombstones."""
+        recorded = self._recorded_key_id()
+        if self._secret is None:
+            path = self._key_file or ""
+            try:
+                self._secret = secret_from_hex(Path(path).read_text(encoding="utf-8"), f"fingerprint key {path}")
+            except FileNotFoundError:
+                if recorded is not None:
+                    raise StoreError(
+                        "backend",
+                        f"the fingerprint key file {path} is missing, but this store's tombstones were made with a "
+                        f"key (key id {recorded}): restore it from a backup; without it erased content is no longer "
+                        "recognised (docs/durability.md)",
+                    ) from None
+                self._secret = _create_key_file(path)
+            except OSError as e:
+                raise StoreError("backend", f"fingerprint key {path}: {e}") from e
+        check_recorded(self._secret, recorded, self._key_file or "of this store")
+        return self._secret
+
+    def events(self) -> List[Dict[str, Any]]:
+        """Every appended event (tests, audits)."""
+        rows = self._db.execute(
+            "SELECT tenant, session, seq, user, project, thread, agent, kind, at, payload FROM events "
+            "ORDER BY tenant, session, seq"
+        ).fetchall()
+        return [
+            {"tenant": t, "session": se, "seq": q, "user": u, "project": p, "thread": th, "agent": a,
+             "kind": k, "at": at, "payload": pl}
+            for t, se, q, u, p, th, a, k, at, pl in rows
         ]
 
     def count_events(self, scope: Any, kind: str, since: Any) -> int:
@@ -349,8 +435,10 @@ class SqliteStore:
         # what the delete frees, a marker commits with the erasure, and a
         # checkpoint that truncates the WAL follows (docs/durability.md).
         erases = any(
-            op.tag == "erase" or (op.tag == "scrub-events" and op.payload != "") for op in ops
+            op.tag == "erase" or (op.tag == "scrub-events" and op.payload.fragment != "") for op in ops
         )
+        # Tombstones are recorded with the id of the key they were made with.
+        kid = key_id(self.fingerprint_secret()) if any(op.tag == "tombstone" for op in ops) else None
         try:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as e:
@@ -358,6 +446,17 @@ class SqliteStore:
         try:
             if erases:
                 self._db.execute("INSERT OR IGNORE INTO erasure_pending (id) VALUES (1)")
+            if kid is not None:
+                self._db.execute(
+                    "INSERT INTO fingerprint_key (id, key_id) VALUES (1, ?) ON CONFLICT (id) DO NOTHING", [kid]
+                )
+                recorded = self._recorded_key_id()
+                if recorded != kid:
+                    raise StoreError(
+                        "backend",
+                        f"this store's tombstones were made with fingerprint key id {recorded}, not this host's "
+                        f"{kid}: every host of a store needs the same key file (docs/durability.md)",
+                    )
             for op in ops:
                 self._apply(principal, op, sequences, etags)
             self._db.execute("COMMIT")
@@ -451,11 +550,14 @@ class SqliteStore:
         elif tag == "update":
             m = val.memory
             # The stored row must lie within the principal too (as in the Rust
-            # store): a user-pinned guest may not take over another user's record.
+            # store): a user-pinned guest may not take over another user's
+            # record; and a revision never moves to another scope.
             pw, pargs = _principal_clause(principal)
+            s = m.scope
             cur = self._db.execute(
-                f"SELECT m.rid, m.etag FROM memories m WHERE {pw} AND m.id = ? AND m.revision = ? AND m.tenant = ?",
-                [*pargs, m.id, m.revision, m.scope.tenant],
+                f"SELECT m.rid, m.etag FROM memories m WHERE {pw} AND m.id = ? AND m.revision = ? AND m.tenant = ? "
+                "AND m.user IS ? AND m.project IS ? AND m.thread IS ? AND m.agent IS ?",
+                [*pargs, m.id, m.revision, s.tenant, s.user, s.project, s.thread, s.agent],
             ).fetchone()
             if cur is None:
                 raise StoreError("conflict", f"{m.id} revision {m.revision} does not exist")
@@ -474,17 +576,27 @@ class SqliteStore:
                 f"DELETE FROM memories WHERE rid IN (SELECT m.rid FROM memories m WHERE {w} AND m.id = ?)", [*args, val]
             )
         elif tag == "scrub-events":
-            if val:
+            # Only the events within the scrub's scope (checked by the host to
+            # lie within the principal).
+            scope, fragment = val.scope, val.fragment
+            if fragment:
+                sql, args = ["tenant = ?"], [scope.tenant]
+                for col in ("user", "project", "thread", "agent"):
+                    if getattr(scope, col) is not None:
+                        sql.append(f"{col} = ?")
+                        args.append(getattr(scope, col))
                 self._db.execute(
-                    "UPDATE events SET payload = replace(payload, ?, '[erased]') WHERE tenant = ? AND instr(payload, ?) > 0",
-                    [val, principal.tenant, val],
+                    f"UPDATE events SET payload = replace(payload, ?, '[erased]') WHERE {' AND '.join(sql)} "
+                    "AND instr(payload, ?) > 0",
+                    [fragment, *args, fragment],
                 )
         elif tag == "tombstone":
             at = field(val, "created_at")
+            s = val.scope
             self._db.execute(
-                "INSERT OR IGNORE INTO tombstones (tenant, fingerprint, length, kind, created_at, offset_min) "
-                "VALUES (?,?,?,?,?,?)",
-                [principal.tenant, val.fingerprint, val.length, val.kind, _ms(at), field(at, "offset_minutes")],
+                "INSERT OR IGNORE INTO tombstones (tenant, user, project, fingerprint, length, kind, created_at, "
+                "offset_min) VALUES (?,?,?,?,?,?,?,?)",
+                [s.tenant, s.user, s.project, val.fingerprint, val.length, val.kind, _ms(at), field(at, "offset_minutes")],
             )
         elif tag == "append":
             s = val.scope
