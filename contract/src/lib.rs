@@ -4,9 +4,10 @@
 //! serde types of every input and output and their mapping to `types`;
 //! `ops`: the table of operations), and what stores and transports need
 //! besides (`body`, the memory row body; `route`, what a transport reads
-//! before a call; `item`, which item of a call an error is about; `time`,
-//! RFC 3339; `owner`, whose tombstones a principal sees and how their keys
-//! are derived).
+//! before a call; `item`, which item of a call an error is about; `reach`,
+//! a principal's reach and the wording of a denial; `time`, RFC 3339;
+//! `owner`, whose tombstones a principal sees and how their keys are
+//! derived).
 //!
 //! The crate is compiled into the component, which exports it as the
 //! `json` interface (`wit/json.wit`): the CLI, `engram serve`, `engram
@@ -40,6 +41,7 @@ mod input;
 pub mod item;
 pub mod ops;
 pub mod owner;
+pub mod reach;
 pub mod route;
 pub mod time;
 pub mod wire;

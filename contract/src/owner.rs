@@ -56,3 +56,20 @@ pub fn derive_key(secret: &[u8], owner: &Scope) -> [u8; 32] {
     }
     mac.finalize().into_bytes().into()
 }
+
+/// The id a store records of the secret its tombstones were made with: the
+/// first 16 hex digits of HMAC-SHA-256 keyed with the secret over
+/// `engram/fingerprint-key-id/v1` (nothing to learn the secret from), so a
+/// host with a different secret refuses instead of recognising nothing.
+#[cfg(feature = "fingerprint")]
+pub fn key_id(secret: &[u8]) -> String {
+    use hmac::{KeyInit, Mac};
+    let Ok(mut mac) = hmac::Hmac::<sha2::Sha256>::new_from_slice(secret) else {
+        unreachable!("HMAC accepts every key length")
+    };
+    mac.update(b"engram/fingerprint-key-id/v1");
+    mac.finalize().into_bytes()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}

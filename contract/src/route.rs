@@ -8,7 +8,7 @@
 use serde::Deserialize;
 
 use crate::input::{self, Form};
-use crate::types::{Error, Scope};
+use crate::types::{Error, Scope, Status};
 
 /// One item of a batch, as a transport routes it.
 #[derive(Debug, Clone)]
@@ -101,6 +101,62 @@ pub fn rejoin<'a>(form: Form, items: impl IntoIterator<Item = &'a str>) -> Strin
     out
 }
 
+/// The query of `GET /v1/memories` (`engram serve` and the edge handler):
+/// `tenant`, `user`, `project`, `thread`, `agent` narrow the key's own
+/// scope, `status` is a comma-separated list of statuses.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListQuery {
+    pub scope: Scope,
+    pub statuses: Vec<&'static str>,
+}
+
+impl ListQuery {
+    /// Read percent-decoded `(name, value)` pairs over the key's own
+    /// scope; an error names the parameter (a 400 for the transport).
+    pub fn read(
+        own: Scope,
+        params: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Self, String> {
+        let mut q = ListQuery {
+            scope: own,
+            statuses: Vec::new(),
+        };
+        for (name, value) in params {
+            match name.as_str() {
+                "tenant" => q.scope.tenant = value,
+                "user" => q.scope.user = Some(value),
+                "project" => q.scope.project = Some(value),
+                "thread" => q.scope.thread = Some(value),
+                "agent" => q.scope.agent = Some(value),
+                "status" => {
+                    for s in value.split(',').filter(|s| !s.is_empty()) {
+                        let status = Status::from_name(s).ok_or_else(|| {
+                            let names: Vec<&str> = Status::ALL.iter().map(|s| s.name()).collect();
+                            format!("status: unknown status '{s}' ({})", names.join(", "))
+                        })?;
+                        q.statuses.push(status.name());
+                    }
+                }
+                other => {
+                    return Err(format!(
+                        "unknown query parameter '{other}' (tenant, user, project, thread, agent, status)"
+                    ))
+                }
+            }
+        }
+        Ok(q)
+    }
+
+    /// The `list` operation's input.
+    pub fn input(&self) -> String {
+        serde_json::json!({
+            "scope": crate::wire::Scope::from(self.scope.clone()),
+            "statuses": self.statuses,
+        })
+        .to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,5 +207,32 @@ mod tests {
             object_scope("{\"tenant\":\"bare\"}").unwrap().tenant,
             "bare"
         );
+    }
+
+    #[test]
+    fn a_list_query_narrows_the_own_scope_and_names_a_bad_parameter() {
+        let own = object_scope("{\"tenant\":\"acme\",\"user\":\"u1\"}").unwrap();
+        let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
+        let q = ListQuery::read(
+            own.clone(),
+            [pair("project", "p"), pair("status", "active,,superseded")],
+        )
+        .unwrap();
+        assert_eq!(
+            (q.scope.user.as_deref(), q.scope.project.as_deref()),
+            (Some("u1"), Some("p"))
+        );
+        assert_eq!(q.statuses, vec!["active", "superseded"]);
+        assert_eq!(
+            q.input(),
+            "{\"scope\":{\"agent\":null,\"project\":\"p\",\"tenant\":\"acme\",\"thread\":null,\"user\":\"u1\"},\"statuses\":[\"active\",\"superseded\"]}"
+        );
+        let bad = ListQuery::read(own.clone(), [pair("status", "gone")]).unwrap_err();
+        assert!(
+            bad.starts_with("status: unknown status 'gone' (pending, active, "),
+            "{bad}"
+        );
+        let bad = ListQuery::read(own, [pair("limit", "3")]).unwrap_err();
+        assert!(bad.starts_with("unknown query parameter 'limit'"), "{bad}");
     }
 }

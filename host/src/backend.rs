@@ -11,6 +11,7 @@ use crate::bindings::{
     WeightedTerm, WriteOp,
 };
 use crate::fingerprint::FingerprintSecret;
+use engram_contract::reach::{self, Reach};
 
 /// A store for all tenants. Implementations apply filters exactly as the
 /// WIT documents them (`wit/store.wit`).
@@ -67,31 +68,15 @@ pub trait Backend: Send {
 }
 
 /// Why `scope` lies outside `principal`: the first dimension that differs,
-/// with both values; `None` when the principal covers the scope.
+/// with both values; `None` when the principal covers the scope (worded
+/// once for every surface, `engram_contract::reach`).
 pub fn denial(principal: &Principal, scope: &Scope) -> Option<String> {
-    if principal.tenant != scope.tenant {
-        return Some(format!(
-            "tenant '{}' is outside this store handle's tenant '{}'",
-            scope.tenant, principal.tenant
-        ));
-    }
-    for (dimension, allowed, asked) in [
-        ("user", &principal.user, &scope.user),
-        ("project", &principal.project, &scope.project),
-    ] {
-        if let Some(allowed) = allowed {
-            if asked.as_ref() != Some(allowed) {
-                let asked = match asked {
-                    Some(v) => format!("{dimension} '{v}'"),
-                    None => format!("a scope without a {dimension}"),
-                };
-                return Some(format!(
-                    "{asked} is outside this store handle's {dimension} '{allowed}'"
-                ));
-            }
-        }
-    }
-    None
+    let held = Reach {
+        tenant: &principal.tenant,
+        user: principal.user.as_deref(),
+        project: principal.project.as_deref(),
+    };
+    reach::denial(held, scope.into(), reach::STORE_HANDLE)
 }
 
 /// May `principal` see content owned by `owner` (a tombstone's scope)?

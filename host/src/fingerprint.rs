@@ -16,9 +16,6 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use hmac::{Hmac, KeyInit, Mac};
-use sha2_11::Sha256;
-
 use crate::bindings::{Scope, StoreError};
 
 /// Bytes of a new secret.
@@ -33,14 +30,6 @@ pub struct FingerprintSecret {
 impl std::fmt::Debug for FingerprintSecret {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "FingerprintSecret(key id {})", self.key_id())
-    }
-}
-
-fn mac(key: &[u8]) -> Hmac<Sha256> {
-    // HMAC takes a key of any length.
-    match Hmac::<Sha256>::new_from_slice(key) {
-        Ok(m) => m,
-        Err(_) => unreachable!("HMAC accepts every key length"),
     }
 }
 
@@ -84,9 +73,7 @@ impl FingerprintSecret {
     /// The key's id as the store records it: the first 16 hex digits of an
     /// HMAC of a constant under the secret (nothing to learn the key from).
     pub fn key_id(&self) -> String {
-        let mut m = mac(&self.bytes);
-        m.update(b"engram/fingerprint-key-id/v1");
-        hex::encode(&m.finalize().into_bytes()[..8])
+        engram_contract::owner::key_id(&self.bytes)
     }
 
     /// The fingerprint key of content owned by `owner`, derived as every

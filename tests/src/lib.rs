@@ -1,6 +1,7 @@
 //! Shared helpers for the end-to-end tests in `tests/tests/`.
 
 pub mod deployment;
+pub mod edge;
 pub mod postgres;
 pub mod provision;
 pub mod store_conformance;

@@ -6,6 +6,7 @@ use crate::types::{
     SourceKind, Status,
 };
 use crate::wit_store::{Filter, Principal, ScopeMatch};
+use engram_contract::reach::{self, Reach};
 
 pub fn kind_name(k: MemoryKind) -> &'static str {
     match k {
@@ -84,31 +85,14 @@ pub fn principal_covers(principal: &Principal, scope: &Scope) -> bool {
 
 /// Why `scope` lies outside `principal`, naming the first dimension that
 /// differs and both values (`None` when the principal covers the scope).
-/// Every denial the policy reports is worded here, so they read alike.
+/// Worded once for every surface (`engram_contract::reach`).
 pub fn scope_denial(principal: &Principal, scope: &Scope) -> Option<String> {
-    if principal.tenant != scope.tenant {
-        return Some(format!(
-            "tenant '{}' is outside this principal's tenant '{}'",
-            scope.tenant, principal.tenant
-        ));
-    }
-    for (dimension, allowed, asked) in [
-        ("user", &principal.user, &scope.user),
-        ("project", &principal.project, &scope.project),
-    ] {
-        if let Some(allowed) = allowed {
-            if asked.as_ref() != Some(allowed) {
-                let asked = match asked {
-                    Some(v) => format!("{dimension} '{v}'"),
-                    None => format!("a scope without a {dimension}"),
-                };
-                return Some(format!(
-                    "{asked} is outside this principal's {dimension} '{allowed}'"
-                ));
-            }
-        }
-    }
-    None
+    let held = Reach {
+        tenant: &principal.tenant,
+        user: principal.user.as_deref(),
+        project: principal.project.as_deref(),
+    };
+    reach::denial(held, scope.into(), "this principal")
 }
 
 /// Is a memory in `mem` visible from a caller in `query`? Every dimension of

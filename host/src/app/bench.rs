@@ -27,7 +27,7 @@ mod conv;
 pub mod load;
 mod stores;
 mod timed;
-mod workload;
+pub mod workload;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -47,10 +47,10 @@ impl Rng {
         let mut r = Rng(seed
             ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
-        r.next();
+        r.next_u64();
         r
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -61,7 +61,7 @@ impl Rng {
         if n == 0 {
             0
         } else {
-            self.next() % n
+            self.next_u64() % n
         }
     }
     pub fn pct(&mut self) -> u64 {

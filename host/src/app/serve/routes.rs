@@ -10,7 +10,8 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use engram_contract::{route, wire};
+use engram_contract::route::{self, ListQuery};
+use engram_contract::wire;
 use serde_json::{json, Value};
 
 use super::auth::Authed;
@@ -243,36 +244,10 @@ async fn list(
     headers: HeaderMap,
     Query(params): Query<Vec<(String, String)>>,
 ) -> Result<Response, ApiError> {
-    let mut scope = authed.own_scope();
-    let mut statuses: Vec<&'static str> = Vec::new();
-    for (name, value) in params {
-        match name.as_str() {
-            "tenant" => scope.tenant = value,
-            "user" => scope.user = Some(value),
-            "project" => scope.project = Some(value),
-            "thread" => scope.thread = Some(value),
-            "agent" => scope.agent = Some(value),
-            "status" => {
-                for s in value.split(',').filter(|s| !s.is_empty()) {
-                    let status = w::Status::from_name(s).ok_or_else(|| {
-                        ApiError::bad_request(format!(
-                            "status: unknown status '{s}' ({})",
-                            crate::app::cli::status_names()
-                        ))
-                    })?;
-                    statuses.push(status.name());
-                }
-            }
-            other => {
-                return Err(ApiError::bad_request(format!(
-                "unknown query parameter '{other}' (tenant, user, project, thread, agent, status)"
-            )))
-            }
-        }
-    }
-    authed.check(&scope, "query")?;
+    let query = ListQuery::read(authed.own_scope(), params).map_err(ApiError::bad_request)?;
+    authed.check(&query.scope, "query")?;
     let p = authed.principal.clone();
-    let request = json!({"scope": wire::Scope::from(scope), "statuses": statuses}).to_string();
+    let request = query.input();
     let memories = st
         .with_engram(move |e| Ok(e.call_json(p, "list", &request)?))
         .await?;
