@@ -49,21 +49,40 @@ pub fn load(dir: &Path) -> Result<Vec<Labelled>, String> {
     Ok(out)
 }
 
+/// One line of a JSON Lines data file: its value and where it is
+/// ("<path> line N"), for errors that name the line.
+pub struct Line {
+    pub at: String,
+    pub value: Value,
+}
+
+/// A JSON Lines data file's stem (the `file` its rows are counted by) and
+/// its non-blank lines, parsed.
+pub fn json_lines(path: &Path) -> Result<(String, Vec<Line>), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut lines = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = format!("{} line {}", path.display(), n + 1);
+        let value = serde_json::from_str(line).map_err(|e| format!("{at}: {e}"))?;
+        lines.push(Line { at, value });
+    }
+    Ok((file, lines))
+}
+
 /// The labelled lines of one file.
 pub fn load_file(path: &Path) -> Result<Vec<Labelled>, String> {
     let mut out = Vec::new();
     {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let file = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        for (n, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let at = || format!("{} line {}", path.display(), n + 1);
-            let v: Value = serde_json::from_str(line).map_err(|e| format!("{}: {e}", at()))?;
+        let (file, lines) = json_lines(path)?;
+        for Line { at, value: v } in lines {
+            let at = || at.as_str();
             let c = candidate(&v).map_err(|e| format!("{}: {e}", at()))?;
             let id =
                 c.id.clone()

@@ -70,18 +70,9 @@ pub fn load(dir: &Path) -> Result<Vec<Doc>, String> {
     files.sort();
     let mut out = Vec::new();
     for path in files {
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let file = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        for (n, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let at = || format!("{} line {}", path.display(), n + 1);
-            let v: Value = serde_json::from_str(line).map_err(|e| format!("{}: {e}", at()))?;
+        let (file, lines) = data::json_lines(&path)?;
+        for data::Line { at, value: v } in lines {
+            let at = || at.as_str();
             let candidate = data::candidate(&v).map_err(|e| format!("{}: {e}", at()))?;
             let label = match v.get("label").and_then(Value::as_u64) {
                 Some(0) => false,
