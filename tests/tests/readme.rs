@@ -135,7 +135,10 @@ fn the_serve_example_answers_what_the_readme_shows() {
         .output()
         .expect("keys add");
     assert!(key.status.success(), "engram keys add failed");
-    let key = String::from_utf8(key.stdout).expect("UTF-8").trim().to_string();
+    let key = String::from_utf8(key.stdout)
+        .expect("UTF-8")
+        .trim()
+        .to_string();
     let db = dir.join("memory.db");
     let mut serve = engram_tests::edge::serve_process::ServeProcess::new(
         env!("CARGO_BIN_EXE_engram-cli"),
@@ -144,7 +147,10 @@ fn the_serve_example_answers_what_the_readme_shows() {
         &[],
     );
     serve.start("");
-    let url = format!("{}{route}", engram_tests::edge::scenario::Target::base(&serve));
+    let url = format!(
+        "{}{route}",
+        engram_tests::edge::scenario::Target::base(&serve)
+    );
     let got = ureq::post(&url)
         .header("Authorization", &format!("Bearer {key}"))
         .send(body.as_bytes())
