@@ -421,7 +421,10 @@ fn concurrent_writers_lose_no_update() {
                     let fact = json!([{
                         "text": format!("payment-service 使用 PostgreSQL {}", 10 + w * 4 + i),
                         "scope": {"tenant": "acme"},
-                        "source": {"kind": "system", "ref": format!("cmdb:{w}-{i}")},
+                        // Revisions of one CMDB record: one source chain, so a
+                        // later revision supersedes (two unrelated systems
+                        // disagreeing at the same moment would be a conflict).
+                        "source": {"kind": "system", "ref": format!("cmdb:payment-service#rev-{w}-{i}")},
                         "subject": "payment-service", "predicate": "uses", "object": format!("PostgreSQL {}", 10 + w * 4 + i),
                     }]);
                     let (s, v) = scenario::send(&a, "POST", &format!("{base}/v1/remember"), Some(&key), Some(&fact.to_string()));

@@ -903,10 +903,13 @@ fn browser_page_transfer_size_and_first_call() {
     );
     // Raised from 600 KB / 800 KB when the component gained the JSON
     // contract, the sensitive-data and injection heads and keyed
-    // tombstones (616,412 B brotli, 811,188 B gzip measured at that merge).
+    // tombstones (616,412 B brotli, 811,188 B gzip measured at that merge);
+    // then from 650 KB / 850 KB with issue 31's execution records and
+    // write and read rules (component +179 KB, attributed in
+    // docs/packages.md; 663,925 B brotli, 878,875 B gzip measured).
     assert!(
-        brotli < 650_000 && gzip < 850_000,
-        "the page transfers {brotli} B with brotli, {gzip} B with gzip: over the 650 KB / 850 KB budget"
+        brotli < 700_000 && gzip < 920_000,
+        "the page transfers {brotli} B with brotli, {gzip} B with gzip: over the 700 KB / 920 KB budget"
     );
     assert!(
         cold < 10_000.0 && offline < 10_000.0,

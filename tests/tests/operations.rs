@@ -175,36 +175,26 @@ fn a_pinned_principal_records_and_reads_only_its_own_operations() {
         "{}",
         err.message
     );
+    let as_u7: [&str; 10] = [
+        "operations",
+        "get",
+        "--db",
+        &db,
+        "--now",
+        NOW,
+        "--tenant",
+        "acme",
+        "--user",
+        "u7",
+    ];
     let read = cli(
-        &[
-            "operations",
-            "get",
-            "--db",
-            &db,
-            "--now",
-            NOW,
-            "--tenant",
-            "acme",
-            "--user",
-            "u7",
-        ],
+        &as_u7,
         &lookup("op_891", json!({"tenant": "acme", "user": "u7"})).to_string(),
     )
     .expect("u7 reads its own scope");
     assert_eq!(lines(&read)[0]["found"], json!(false));
     let err = cli(
-        &[
-            "operations",
-            "get",
-            "--db",
-            &db,
-            "--now",
-            NOW,
-            "--tenant",
-            "acme",
-            "--user",
-            "u7",
-        ],
+        &as_u7,
         &lookup("op_891", json!({"tenant": "acme", "user": "u42"})).to_string(),
     )
     .expect_err("u7 may not look in u42's scope");

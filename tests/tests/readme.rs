@@ -125,7 +125,7 @@ fn the_serve_example_answers_what_the_readme_shows() {
         .expect("a -d '…' body in the serve example");
     let route = code
         .split_whitespace()
-        .find_map(|w| w.split_once(":8077").map(|(_, r)| r.to_string()))
+        .find_map(|w| w.strip_prefix("localhost:8077").map(str::to_string))
         .expect("a localhost:8077/… route in the serve example");
     let keys = dir.join("keys.jsonl");
     let key = engram_tests::engram_bin!()

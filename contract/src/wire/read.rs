@@ -166,12 +166,12 @@ pub struct RecallOut {
     pub candidates_read: u32,
     /// The query's `id`.
     pub id: Option<String>,
-    /// Nothing stored answers the query: `results` is empty (an answer,
-    /// not an error).
-    pub nothing_relevant: bool,
     /// Retrieved but not admitted (only with `explain`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_admitted: Vec<ScoredOut>,
+    /// Nothing stored answers the query: `results` is empty (an answer,
+    /// not an error).
+    pub nothing_relevant: bool,
     pub results: Vec<ScoredOut>,
 }
 

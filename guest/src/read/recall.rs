@@ -153,7 +153,12 @@ pub fn recall(ctx: &Ctx, queries: &[Query]) -> Result<Vec<RecallResult>, Error> 
 /// that cannot take the write (a read-only file, a lock held too long)
 /// still answers the read.
 pub fn count_use<'a>(ctx: &Ctx, memories: impl Iterator<Item = &'a Memory>) {
-    let at = ctx.now();
+    // In UTC: the stores keep only the instant of a use (a column beside
+    // the row), so every store reads back the same value.
+    let at = crate::types::Datetime {
+        epoch_ms: ctx.now().epoch_ms,
+        offset_minutes: 0,
+    };
     let mut seen: BTreeSet<(String, u32)> = BTreeSet::new();
     let ops: Vec<crate::wit_store::WriteOp> = memories
         .filter(|m| seen.insert((m.id.clone(), m.revision)))

@@ -537,9 +537,12 @@ impl Cli {
     /// Classify, remember, import, review and operation records run in
     /// one transaction.
     fn cmd_writes(&self) -> bool {
+        // Recall counts the use of what it returns (`touch`), so a recall
+        // invocation that fails part-way must roll those counts back too.
         matches!(
             self.cmd,
             Cmd::Classify
+                | Cmd::Recall
                 | Cmd::Remember
                 | Cmd::Import
                 | Cmd::Review

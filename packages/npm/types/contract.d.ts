@@ -389,6 +389,8 @@ export interface MemoryJson {
   superseded_by: MemoryRef | null;
   supersedes: MemoryRef | null;
   text: string;
+  /** The conversation it was said in (provenance; absent in older rows). */
+  thread: string | null;
   updated_at: Time;
   valid_from: Time | null;
   valid_to: Time | null;
@@ -483,12 +485,16 @@ export type PayloadJson = {
 
 /** One query's answer. */
 export interface RecallOut {
+  /** Why nothing was admitted, when nothing was. */
+  abstention: string | null;
   /** Records the store handed over for this query. */
   candidates_read: number;
   /** The query's `id`. */
   id: string | null;
   /** Retrieved but not admitted (only with `explain`). */
   not_admitted?: Array<ScoredOut>;
+  /** Nothing stored answers the query: `results` is empty (an answer, not an error). */
+  nothing_relevant: boolean;
   results: Array<ScoredOut>;
 }
 

@@ -37,6 +37,7 @@ def memory(id="m-1", revision=1, status="active", subject="s", scope=None):
             source=rec(kind="user", reference="evt-1"),
             source_event_ids=["evt-1"],
             external_id=None,
+            thread=None,
             extractor_version="x",
             policy_version="y",
         ),

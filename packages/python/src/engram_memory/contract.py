@@ -405,6 +405,8 @@ class _MemoryJsonRequired(TypedDict):
     superseded_by: Union["MemoryRef", None]
     supersedes: Union["MemoryRef", None]
     text: str
+    thread: Union[str, None]
+    """The conversation it was said in (provenance; absent in older rows)."""
     updated_at: "Time"
     valid_from: Union["Time", None]
     valid_to: Union["Time", None]
@@ -487,10 +489,14 @@ class PackedOut(TypedDict):
 
 
 class _RecallOutRequired(TypedDict):
+    abstention: Union[str, None]
+    """Why nothing was admitted, when nothing was."""
     candidates_read: int
     """Records the store handed over for this query."""
     id: Union[str, None]
     """The query's `id`."""
+    nothing_relevant: bool
+    """Nothing stored answers the query: `results` is empty (an answer, not an error)."""
     results: List["ScoredOut"]
 
 
