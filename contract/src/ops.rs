@@ -17,7 +17,8 @@ use crate::input::{self, invalid, Form, Item};
 use crate::types::*;
 use crate::wire::{
     self, CandidateIn, DecisionOut, ForgetIn, ForgetOut, HistoryIn, ImportHead, ImportIn, InfoOut,
-    ListIn, MemoryJson, PackIn, PackedOut, QueryIn, RecallOut, ReceiptOut, ReviewIn, ReviewOut,
+    ListIn, MemoryJson, OperationLookupIn, OperationReceiptOut, OperationRecordIn,
+    OperationStateOut, PackIn, PackedOut, QueryIn, RecallOut, ReceiptOut, ReviewIn, ReviewOut,
     SweepIn, SweepOut,
 };
 
@@ -34,6 +35,11 @@ pub trait Policy {
     fn history(&self, id: &str) -> Result<Vec<Memory>, Error>;
     fn list_memories(&self, scope: &Scope, statuses: &[Status]) -> Result<Vec<Memory>, Error>;
     fn review(&self, items: &[ReviewItem]) -> Result<Vec<ReviewOutcome>, Error>;
+    fn record_operations(
+        &self,
+        records: &[OperationRecord],
+    ) -> Result<Vec<OperationReceipt>, Error>;
+    fn get_operations(&self, lookups: &[OperationLookup]) -> Result<Vec<OperationState>, Error>;
     fn info(&self) -> PolicyInfo;
 }
 
@@ -134,6 +140,12 @@ operations! {
     "review" ("Approve or reject pending memories, in one atomic commit.")
         writes: true, input: Batch ReviewIn, output: Each ReviewOut,
         run: |p, s| each::<ReviewIn, _, _, ReviewOut>(s, |r| p.review(r));
+    "record-operations" ("Record what tool side effects did, by operation id (created, updated or duplicate; a final status never changes), in one atomic commit.")
+        writes: true, input: Batch OperationRecordIn, output: Each OperationReceiptOut,
+        run: |p, s| each::<OperationRecordIn, _, _, OperationReceiptOut>(s, |r| p.record_operations(r));
+    "get-operations" ("Look operations up by id, exactly: each one's latest record, revision and history of statuses.")
+        writes: false, input: Batch OperationLookupIn, output: Each OperationStateOut,
+        run: |p, s| each::<OperationLookupIn, _, _, OperationStateOut>(s, |l| p.get_operations(l));
     "info" ("The versions of the package and of the policy configuration.")
         writes: false, input: Object wire::InfoIn, output: One InfoOut,
         run: |p, _| one::<InfoOut>(p.info());

@@ -43,6 +43,15 @@ impl Policy for Operations<'_> {
     fn review(&self, items: &[ReviewItem]) -> Result<Vec<ReviewOutcome>, Error> {
         crate::lifecycle::review::review(self.0, items)
     }
+    fn record_operations(
+        &self,
+        records: &[OperationRecord],
+    ) -> Result<Vec<OperationReceipt>, Error> {
+        crate::lifecycle::operations::record(self.0, records)
+    }
+    fn get_operations(&self, lookups: &[OperationLookup]) -> Result<Vec<OperationState>, Error> {
+        crate::lifecycle::operations::get(self.0, lookups)
+    }
     fn info(&self) -> PolicyInfo {
         PolicyInfo {
             package_version: env!("CARGO_PKG_VERSION").to_string(),

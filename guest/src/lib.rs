@@ -44,6 +44,9 @@ pub mod read;
 // Context packing and compression.
 pub mod context;
 
+// The vocabulary (`guest/vocab/*.txt`) as static tables, built at compile time.
+pub mod vocab;
+
 // Forget, tombstones, and history/list/sweep.
 pub mod lifecycle;
 

@@ -735,6 +735,14 @@ impl Store for Racing<'_> {
     fn count_events(&self, scope: &Scope, kind: &str, since: Datetime) -> Result<u64, StoreError> {
         self.inner.count_events(scope, kind, since)
     }
+    fn session_log(
+        &self,
+        scope: &Scope,
+        session: &str,
+        kind: &str,
+    ) -> Result<Vec<engram_guest::wit_store::Event>, StoreError> {
+        self.inner.session_log(scope, session, kind)
+    }
 }
 
 #[test]
@@ -1678,6 +1686,14 @@ impl Store for PerStatement<'_> {
     }
     fn count_events(&self, scope: &Scope, kind: &str, since: Datetime) -> Result<u64, StoreError> {
         self.0.count_events(scope, kind, since)
+    }
+    fn session_log(
+        &self,
+        scope: &Scope,
+        session: &str,
+        kind: &str,
+    ) -> Result<Vec<engram_guest::wit_store::Event>, StoreError> {
+        self.0.session_log(scope, session, kind)
     }
 }
 

@@ -78,14 +78,21 @@ impl World {
     }
 
     fn memories(&self) -> Vec<Memory> {
-        let mut f = filter(&scope(), ScopeMatch::Exact);
-        f.scope.thread = scope().thread;
-        self.store
+        // A memory belongs to its speaker, not to the thread it was said
+        // in: its scope has no thread, its provenance keeps it.
+        let f = filter(&scope(), ScopeMatch::Exact);
+        let out: Vec<Memory> = self
+            .store
             .find(&f, 10_000)
             .expect("find")
             .into_iter()
             .map(|s| s.memory)
-            .collect()
+            .collect();
+        for m in &out {
+            assert_eq!(m.scope.thread, None, "{m:#?}");
+            assert_eq!(m.provenance.thread, scope().thread, "{m:#?}");
+        }
+        out
     }
 
     /// Everything the store holds, as text: memories and event payloads.

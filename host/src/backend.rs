@@ -7,7 +7,7 @@
 //! backend is touched.
 
 use crate::bindings::{
-    Datetime, Filter, Principal, Receipt, Scope, StoreError, Stored, TermStats, Tombstone,
+    Datetime, Event, Filter, Principal, Receipt, Scope, StoreError, Stored, TermStats, Tombstone,
     WeightedTerm, WriteOp,
 };
 use crate::fingerprint::FingerprintSecret;
@@ -43,6 +43,15 @@ pub trait Backend: Send {
         kind: &str,
         since: Datetime,
     ) -> Result<u64, StoreError>;
+    /// The events of `session` (of `scope`'s tenant) with this `kind`
+    /// whose scope is visible from `scope` (every dimension of the event's
+    /// scope unset or equal to `scope`'s), oldest first by sequence.
+    fn session_log(
+        &mut self,
+        scope: &Scope,
+        session: &str,
+        kind: &str,
+    ) -> Result<Vec<Event>, StoreError>;
     /// Records handed out by find/search/revisions since the backend opened
     /// (tests and benchmarks assert bounded reads).
     fn records_read(&self) -> u64;
@@ -253,6 +262,16 @@ impl crate::bindings::engram::memory::store::Host for ScopedStore {
     ) -> Result<u64, StoreError> {
         self.check(&scope)?;
         self.backend.count_events(&scope, &kind, since)
+    }
+
+    fn session_log(
+        &mut self,
+        scope: Scope,
+        session: String,
+        kind: String,
+    ) -> Result<Vec<Event>, StoreError> {
+        self.check(&scope)?;
+        self.backend.session_log(&scope, &session, &kind)
     }
 }
 

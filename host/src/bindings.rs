@@ -10,7 +10,7 @@ wasmtime::component::bindgen!({
 });
 
 pub use engram::memory::store::{
-    Event, Filter, Insert, Principal, Receipt, ScopeMatch, Scrub, StoreError, Stored, TermStats,
-    Tombstone, Update, WeightedTerm, WriteOp,
+    Access, Event, Filter, Insert, Principal, Receipt, ScopeMatch, Scrub, StoreError, Stored,
+    TermStats, Tombstone, Update, WeightedTerm, WriteOp,
 };
 pub use engram_contract::types::*;

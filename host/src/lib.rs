@@ -309,6 +309,37 @@ impl Engram {
         })
     }
 
+    /// Record what tool side effects did, by operation id, in one atomic
+    /// commit (see `record-operations` in `wit/policy.wit`): each
+    /// record's receipt (`created`, `updated` or `duplicate`, with the
+    /// operation's revision and status). A changed final status, tool,
+    /// idempotency key or scope is refused naming the item and the field,
+    /// and nothing is written.
+    pub fn record_operations(
+        &mut self,
+        principal: w::Principal,
+        records: Vec<w::OperationRecord>,
+    ) -> Result<Vec<w::OperationReceipt>, Error> {
+        self.writing(|this| {
+            policy_call!(this, principal, |p, s| p
+                .engram_memory_policy()
+                .call_record_operations(s, &records))
+        })
+    }
+    /// Look operations up by id, exactly (see `get-operations` in
+    /// `wit/policy.wit`): each one's latest record, revision and history,
+    /// or `found: false` when no record of it is visible from the
+    /// lookup's scope.
+    pub fn get_operations(
+        &mut self,
+        principal: w::Principal,
+        lookups: Vec<w::OperationLookup>,
+    ) -> Result<Vec<w::OperationState>, Error> {
+        policy_call!(self, principal, |p, s| p
+            .engram_memory_policy()
+            .call_get_operations(s, &lookups))
+    }
+
     /// Run an operation of the JSON contract (SPEC §4; the component's
     /// `json` export, `engram_contract::ops`) for `principal` on `input`
     /// and return its JSON Lines. A writing operation runs under the

@@ -25,8 +25,8 @@ use rusqlite::{
 
 use crate::backend::Backend;
 use crate::bindings::{
-    Datetime, Filter, MemoryKind, Principal, Receipt, Scope, ScopeMatch, Sensitivity, Status,
-    StoreError, Stored, TermStats, Tombstone, WeightedTerm, WriteOp,
+    Datetime, Event, Filter, MemoryKind, Principal, Receipt, Scope, ScopeMatch, Sensitivity,
+    Status, StoreError, Stored, TermStats, Tombstone, WeightedTerm, WriteOp,
 };
 use crate::bindings::{Memory, Payload};
 use crate::fingerprint::{FingerprintSecret, KeyHolder, KeySource};
@@ -1042,6 +1042,58 @@ impl Backend for SqliteStore {
             .map_err(backend_err)
     }
 
+    fn session_log(
+        &mut self,
+        scope: &Scope,
+        session: &str,
+        kind: &str,
+    ) -> Result<Vec<Event>, StoreError> {
+        // The primary key (tenant, session, seq) finds the session's rows.
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT user, project, thread, agent, payload, at FROM events
+                 WHERE tenant = ?1 AND session = ?2 AND kind = ?3
+                   AND (user IS NULL OR user = ?4) AND (project IS NULL OR project = ?5)
+                   AND (thread IS NULL OR thread = ?6) AND (agent IS NULL OR agent = ?7)
+                 ORDER BY seq",
+            )
+            .map_err(backend_err)?;
+        let rows = stmt
+            .query_map(
+                params![
+                    scope.tenant,
+                    session,
+                    kind,
+                    scope.user,
+                    scope.project,
+                    scope.thread,
+                    scope.agent
+                ],
+                |r| {
+                    Ok(Event {
+                        session: session.to_string(),
+                        scope: Scope {
+                            tenant: scope.tenant.clone(),
+                            user: r.get(0)?,
+                            project: r.get(1)?,
+                            thread: r.get(2)?,
+                            agent: r.get(3)?,
+                        },
+                        kind: kind.to_string(),
+                        payload: r.get(4)?,
+                        // The table keeps the instant, not its offset.
+                        at: Datetime {
+                            epoch_ms: r.get(5)?,
+                            offset_minutes: 0,
+                        },
+                    })
+                },
+            )
+            .map_err(backend_err)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(backend_err)
+    }
+
     fn records_read(&self) -> u64 {
         self.reads
     }
@@ -1228,14 +1280,16 @@ fn apply_ops(
                 .map_err(backend_err)?;
                 receipt.sequences.push(seq as u64);
             }
-            WriteOp::Touch(r) => {
+            WriteOp::Touch(a) => {
+                let r = &a.memory;
                 let (w, mut args) = principal_clause(principal);
+                args.insert(0, Box::new(a.at.epoch_ms) as Box<dyn ToSql>);
                 args.extend([
                     Box::new(r.id.clone()) as Box<dyn ToSql>,
                     Box::new(r.revision),
                 ]);
                 sp.execute(
-                    &format!("UPDATE memories SET access_count = access_count + 1 WHERE rid IN (SELECT m.rid FROM memories m WHERE {w} AND m.id = ? AND m.revision = ?)"),
+                    &format!("UPDATE memories SET access_count = access_count + 1, last_access = ? WHERE rid IN (SELECT m.rid FROM memories m WHERE {w} AND m.id = ? AND m.revision = ?)"),
                     params_from_iter(args.iter().map(|b| b.as_ref())),
                 )
                 .map_err(backend_err)?;

@@ -61,7 +61,7 @@ async function bareInstance(dir) {
     throw new Error('not used by info()');
   };
   const store = Object.fromEntries(
-    ['currentPrincipal', 'find', 'revisions', 'stats', 'search', 'commit', 'tombstones', 'countEvents'].map((n) => [n, fail]),
+    ['currentPrincipal', 'find', 'revisions', 'stats', 'search', 'commit', 'tombstones', 'countEvents', 'sessionLog'].map((n) => [n, fail]),
   );
   const root = await instantiate((n) => modules.get(n), {
     ...wasiStubs(),

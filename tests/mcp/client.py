@@ -5,7 +5,9 @@ Spawns `ENGRAM mcp --db DB --tenant TENANT --user USER EXTRA…`, lists the tool
 runs remember -> recall -> list_memories -> memory_history -> pack_context ->
 forget -> recall, then remembers two inferences (held pending), reviews
 them (review_memories: approve one, reject the other) and lists the result,
-and prints one JSON object with what each step returned.
+records an operation (record_operation: submitted, the same again,
+succeeded, a refused change) and looks operations up (get_operation), and
+prints one JSON object with what each step returned.
 """
 
 import asyncio
@@ -83,6 +85,19 @@ async def main():
                 "items": [dict(verdicts[0], verdict="maybe")] if verdicts else []}))
             out["review"] = payload(await call("review_memories", {"items": verdicts}))
             out["list_after_review"] = payload(await call("list_memories", {}))
+            # Execution records: a refund submitted, retried, confirmed;
+            # then a changed final status is refused, and lookups are exact.
+            refund = {"operation_id": "op_891", "tool": "issue_refund", "status": "submitted",
+                      "idempotency_key": "payment-42-order-991", "scope": {"thread": "t1"}}
+            out["op_submitted"] = payload(await call("record_operation", refund))
+            out["op_duplicate"] = payload(await call("record_operation", refund))
+            out["op_succeeded"] = payload(await call("record_operation", dict(
+                refund, status="succeeded", result_ref="artifact://tool-results/op_891.json")))
+            out["op_refused"] = payload(await call("record_operation", dict(refund, status="failed")))
+            out["op_get"] = payload(await call("get_operation", {"operation_id": "op_891"}))
+            out["op_get_other_user"] = payload(await call("get_operation", {"operation_id": "op_u2"}))
+            out["op_get_unknown"] = payload(await call("get_operation", {"operation_id": "op_89"}))
+            out["op_recall"] = payload(await call("recall", {"query": "issue_refund op_891 refund"}))
     print(json.dumps(out))
 
 

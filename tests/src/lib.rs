@@ -4,6 +4,7 @@ pub mod deployment;
 pub mod edge;
 pub mod postgres;
 pub mod provision;
+pub mod scenario;
 pub mod store_conformance;
 
 use engram_host::bindings as w;

@@ -42,6 +42,7 @@ pub const CHECKS: &[(&str, Check)] = &[
         "the fingerprint key is recorded",
         fingerprint_key_is_recorded,
     ),
+    ("a session's log", session_log),
 ];
 
 /// Run every check on `store`, each under tenant `{prefix}-{n}`.
@@ -108,6 +109,7 @@ pub fn memory(id: &str, scope: w::Scope, ms: i64) -> w::Memory {
             },
             source_event_ids: Vec::new(),
             external_id: None,
+            thread: None,
             extractor_version: "t".into(),
             policy_version: "t".into(),
         },
@@ -884,9 +886,15 @@ pub fn ids_are_per_tenant(store: &mut dyn Backend, t: &str) {
         store,
         t,
         vec![
-            w::WriteOp::Touch(w::MemoryRef {
-                id: shared.clone(),
-                revision: 1,
+            w::WriteOp::Touch(w::Access {
+                memory: w::MemoryRef {
+                    id: shared.clone(),
+                    revision: 1,
+                },
+                at: w::Datetime {
+                    epoch_ms: 5,
+                    offset_minutes: 0,
+                },
             }),
             w::WriteOp::Erase(shared.clone()),
         ],
@@ -946,9 +954,15 @@ pub fn updates_and_touches_stay_within_the_principal(store: &mut dyn Backend, t:
         "{e:?}"
     );
     // A touch by u2 counts nothing; by u1 it counts.
-    let touch = [w::WriteOp::Touch(w::MemoryRef {
-        id: mid(t, "own"),
-        revision: 1,
+    let touch = [w::WriteOp::Touch(w::Access {
+        memory: w::MemoryRef {
+            id: mid(t, "own"),
+            revision: 1,
+        },
+        at: w::Datetime {
+            epoch_ms: 5,
+            offset_minutes: 0,
+        },
     })];
     store.commit(&pinned("u2"), &touch).expect("a no-op");
     store.commit(&pinned("u1"), &touch).expect("touch");
@@ -957,6 +971,7 @@ pub fn updates_and_touches_stay_within_the_principal(store: &mut dyn Backend, t:
         .expect("revisions")
         .remove(0);
     assert_eq!(now.memory.access_count, 1);
+    assert_eq!(now.memory.last_accessed.map(|d| d.epoch_ms), Some(5));
     assert_eq!(
         (now.etag, now.memory.text),
         (stored.etag, stored.memory.text)
@@ -1047,4 +1062,107 @@ pub fn second_store_sees_commits(a: &mut dyn Backend, b: &mut dyn Backend, t: &s
         ["second#1"]
     );
     assert_eq!(b.stats(&f, &asked).expect("stats").documents, 1);
+}
+
+/// `session-log`: the events of one session and kind whose scope is
+/// visible from the asked scope (every dimension unset or equal), oldest
+/// first by sequence (not by instant), never another tenant's; each with
+/// its own scope, session and kind.
+pub fn session_log(store: &mut dyn Backend, t: &str) {
+    let ev = |session: &str, s: &w::Scope, kind: &str, payload: &str, ms: i64| {
+        w::WriteOp::Append(w::Event {
+            session: session.into(),
+            scope: s.clone(),
+            kind: kind.into(),
+            payload: payload.into(),
+            at: at(ms),
+        })
+    };
+    let u1 = scope(t, Some("u1"), None);
+    let u2 = scope(t, Some("u2"), None);
+    let wide = scope(t, None, None);
+    let threaded = w::Scope {
+        thread: Some("th".into()),
+        ..u1.clone()
+    };
+    commit(
+        store,
+        t,
+        vec![
+            ev("op:a", &u1, "operation", "first", 10),
+            ev("op:b", &u1, "operation", "another session", 11),
+            ev("op:a", &u2, "operation", "u2's", 12),
+            ev("op:a", &wide, "operation", "tenant-wide", 13),
+            ev("op:a", &u1, "decision", "another kind", 14),
+            ev("op:a", &threaded, "operation", "in a thread", 15),
+        ],
+    );
+    // Later in the log, earlier in time: the log's order is the sequence.
+    commit(store, t, vec![ev("op:a", &u1, "operation", "second", 5)]);
+    let other = format!("{t}-x");
+    commit(
+        store,
+        &other,
+        vec![ev(
+            "op:a",
+            &scope(&other, Some("u1"), None),
+            "operation",
+            "another tenant's",
+            1,
+        )],
+    );
+    let log = |store: &mut dyn Backend, s: &w::Scope| -> Vec<String> {
+        store
+            .session_log(s, "op:a", "operation")
+            .expect("session log")
+            .into_iter()
+            .map(|e| {
+                assert_eq!((e.session.as_str(), e.kind.as_str()), ("op:a", "operation"));
+                format!("{}@{}", e.payload, e.at.epoch_ms)
+            })
+            .collect()
+    };
+    assert_eq!(log(store, &u1), ["first@10", "tenant-wide@13", "second@5"]);
+    assert_eq!(
+        log(store, &threaded),
+        ["first@10", "tenant-wide@13", "in a thread@15", "second@5"]
+    );
+    assert_eq!(log(store, &wide), ["tenant-wide@13"]);
+    assert_eq!(log(store, &u2), ["u2's@12", "tenant-wide@13"]);
+    assert_eq!(
+        log(store, &scope(t, Some("u1"), Some("p"))),
+        ["first@10", "tenant-wide@13", "second@5"]
+    );
+    assert_eq!(log(store, &scope(t, Some("u3"), None)), ["tenant-wide@13"]);
+    // Each event comes back with its own scope.
+    let scopes: Vec<Option<String>> = store
+        .session_log(&threaded, "op:a", "operation")
+        .expect("log")
+        .into_iter()
+        .map(|e| {
+            assert_eq!(e.scope.tenant, t);
+            e.scope.thread.or(e.scope.user)
+        })
+        .collect();
+    assert_eq!(
+        scopes,
+        [
+            Some("u1".into()),
+            None,
+            Some("th".into()),
+            Some("u1".into())
+        ]
+    );
+    assert!(store
+        .session_log(&u1, "op:none", "operation")
+        .expect("log")
+        .is_empty());
+    assert!(store
+        .session_log(&u1, "op:a", "nothing")
+        .expect("log")
+        .is_empty());
+    assert_eq!(
+        log(store, &scope(&other, Some("u1"), None)),
+        ["another tenant's@1"]
+    );
 }

@@ -291,6 +291,21 @@ fn refusals_are_serves_and_write_nothing() {
         Some(&ok),
     );
     assert_eq!(s, 200);
+    let refund = |status: &str, user: &str| {
+        json!([{"operation_id": "op_891", "scope": {"tenant": "acme", "user": user},
+            "tool": "issue_refund", "status": status}])
+        .to_string()
+    };
+    for status in ["submitted", "succeeded"] {
+        let (s, v) = scenario::send(
+            &a,
+            "POST",
+            &url("/v1/operations/record"),
+            Some(keys.key_for(&u42)),
+            Some(&refund(status, "u42")),
+        );
+        assert_eq!(s, 200, "{v}");
+    }
     let before = db.entries("default");
     assert!(!before.is_empty());
     let refusals: Vec<(Option<&str>, &str, String, u16, &str)> = vec![
@@ -316,6 +331,20 @@ fn refusals_are_serves_and_write_nothing() {
             json!([candidate("fine", Some("u42")), {"text": "no scope or source"}]).to_string(),
             400,
             "item 2: ",
+        ),
+        (
+            Some(keys.key_for(&u42)),
+            "/v1/operations/record",
+            refund("failed", "u42"),
+            400,
+            "item 1: field `status`: operation op_891 already succeeded; a final status does not change",
+        ),
+        (
+            Some(keys.key_for(&u42)),
+            "/v1/operations/record",
+            refund("submitted", "u7"),
+            403,
+            "item 1: permission denied: user 'u7' is outside this store handle's user 'u42'",
         ),
         (
             Some(keys.key_for(&u42)),
@@ -356,11 +385,17 @@ fn refusals_are_serves_and_write_nothing() {
     assert_eq!(db.entries("default"), before);
 }
 
+/// The tests of racing writers take turns: each saturates the cores on its
+/// own, and a reader that finishes others' pending commits is bounded by a
+/// number of attempts, not by time.
+static RACES: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Writers in parallel on one tenant: every distinct memory is stored, and
 /// racing supersessions of one fact each leave a revision (none lost) with
 /// exactly one active.
 #[test]
 fn concurrent_writers_lose_no_update() {
+    let _turn = RACES.lock().unwrap_or_else(|e| e.into_inner());
     let dir = work_dir("concurrent");
     let keys = Keys::for_scenario(&json!({"principal": {"tenant": "acme"}, "steps": []}), &[]);
     let db = KvDb::open(&dir.join("kv.db"));
@@ -386,7 +421,10 @@ fn concurrent_writers_lose_no_update() {
                     let fact = json!([{
                         "text": format!("payment-service 使用 PostgreSQL {}", 10 + w * 4 + i),
                         "scope": {"tenant": "acme"},
-                        "source": {"kind": "system", "ref": format!("cmdb:{w}-{i}")},
+                        // Revisions of one CMDB record: one source chain, so a
+                        // later revision supersedes (two unrelated systems
+                        // disagreeing at the same moment would be a conflict).
+                        "source": {"kind": "system", "ref": format!("cmdb:payment-service#rev-{w}-{i}")},
                         "subject": "payment-service", "predicate": "uses", "object": format!("PostgreSQL {}", 10 + w * 4 + i),
                     }]);
                     let (s, v) = scenario::send(&a, "POST", &format!("{base}/v1/remember"), Some(&key), Some(&fact.to_string()));
@@ -445,12 +483,116 @@ fn concurrent_writers_lose_no_update() {
         .iter()
         .filter(|r| r["status"] == json!("active"))
         .count();
-    assert_eq!(active, 1, "exactly one active revision");
+    assert_eq!(
+        active,
+        1,
+        "exactly one active revision: {:?}",
+        revs.iter()
+            .map(|r| format!("{}#{} {}", r["text"], r["revision"], r["status"]))
+            .collect::<Vec<_>>()
+    );
     let lost = db
         .counters
         .lost_swaps
         .load(std::sync::atomic::Ordering::Relaxed);
     eprintln!("concurrent writers: {lost} compare-and-swaps lost and retried");
+}
+
+/// Writers in parallel recording one operation: the edge store serialises
+/// nothing, so the policy's read of the operation's log and its append
+/// are held together by the store (an append to a session that gained
+/// events since it was read is a conflict, and the policy reads again):
+/// exactly one writer creates the record and one moves it to its final
+/// status; every other one is answered as a duplicate or refused.
+#[test]
+fn concurrent_records_of_one_operation_keep_one_history() {
+    let _turn = RACES.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = work_dir("concurrent-operations");
+    let keys = Keys::for_scenario(&json!({"principal": {"tenant": "acme"}, "steps": []}), &[]);
+    let db = KvDb::open(&dir.join("kv.db"));
+    let mut edge = runner(&keys, Arc::clone(&db));
+    edge.set_now("2026-08-05T14:18:22+08:00");
+    let base = edge.base();
+    let key = keys.key_for(&json!({"tenant": "acme"})).to_string();
+    let record = |status: &str, result: Option<String>| {
+        json!([{"operation_id": "op_race", "scope": {"tenant": "acme"}, "tool": "issue_refund",
+            "status": status, "idempotency_key": "payment-42", "result_ref": result}])
+        .to_string()
+    };
+    let race = |body: Vec<String>| -> Vec<(u16, Value)> {
+        let threads: Vec<_> = body
+            .into_iter()
+            .map(|b| {
+                let (base, key) = (base.clone(), key.clone());
+                std::thread::spawn(move || {
+                    scenario::send(
+                        &scenario::agent(),
+                        "POST",
+                        &format!("{base}/v1/operations/record"),
+                        Some(&key),
+                        Some(&b),
+                    )
+                })
+            })
+            .collect();
+        threads
+            .into_iter()
+            .map(|t| t.join().expect("a writer"))
+            .collect()
+    };
+    let submitted = race((0..6).map(|_| record("submitted", None)).collect());
+    let actions: Vec<String> = submitted
+        .iter()
+        .map(|(s, v)| {
+            assert_eq!(*s, 200, "{v}");
+            v[0]["action"].as_str().unwrap_or_default().to_string()
+        })
+        .collect();
+    assert_eq!(
+        actions.iter().filter(|a| *a == "created").count(),
+        1,
+        "{actions:?}"
+    );
+    assert_eq!(
+        actions.iter().filter(|a| *a == "duplicate").count(),
+        5,
+        "{actions:?}"
+    );
+    let done = race(
+        (0..6)
+            .map(|w| record("succeeded", Some(format!("artifact://r/{w}"))))
+            .collect(),
+    );
+    let updated = done
+        .iter()
+        .filter(|(s, v)| *s == 200 && v[0]["action"] == "updated")
+        .count();
+    assert_eq!(updated, 1, "{done:?}");
+    for (s, v) in &done {
+        assert!(
+            *s == 200
+                || (*s == 400
+                    && v["error"]
+                        .as_str()
+                        .is_some_and(|e| e.contains("already succeeded"))),
+            "{s} {v}"
+        );
+    }
+    let (s, got) = scenario::send(
+        &scenario::agent(),
+        "POST",
+        &format!("{base}/v1/operations/get"),
+        Some(&key),
+        Some(&json!([{"operation_id": "op_race", "scope": {"tenant": "acme"}}]).to_string()),
+    );
+    assert_eq!(s, 200, "{got}");
+    assert_eq!(got[0]["revision"], 2, "{got}");
+    assert_eq!(
+        got[0]["history"]
+            .as_array()
+            .map(|h| h.iter().map(|x| x["status"].clone()).collect::<Vec<_>>()),
+        Some(vec![json!("submitted"), json!("succeeded")])
+    );
 }
 
 /// The same scenario in Node: the component transpiled by jco, its

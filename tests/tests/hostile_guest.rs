@@ -141,6 +141,7 @@ fn reads_and_writes_outside_the_principal_are_denied_or_find_nothing() {
         "search-foreign",
         "stats-foreign",
         "count-events-foreign",
+        "session-log-foreign",
         "insert-foreign",
         "append-foreign",
     ] {
@@ -150,6 +151,14 @@ fn reads_and_writes_outside_the_principal_are_denied_or_find_nothing() {
             "{name}: the denial names both tenants: {m}"
         );
     }
+    // Another user's operation records, for a principal pinned to u1.
+    let m = denied(attack(
+        &mut e,
+        &pinned_u1(),
+        "session-log-foreign",
+        &[("user", "u2")],
+    ));
+    assert!(m.contains("u2") && m.contains("u1"), "session-log: {m}");
     // By id: another tenant's record, and (pinned to u1) another user's.
     for (p, id) in [(a.clone(), &planted.id_b), (pinned_u1(), &planted.id_u2)] {
         let id = id.as_str();

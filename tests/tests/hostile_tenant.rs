@@ -7,7 +7,9 @@
 //! answer an absent id gets, the victim's erasures neither block nor are
 //! mentioned to the caller, and a dump of every victim row is
 //! byte-identical before and after. Afterwards each victim still
-//! remembers what the attacker forgot.
+//! remembers what the attacker forgot. Each principal also records an
+//! execution record under one shared operation id: no other principal can
+//! read, change or learn anything of it by that id.
 //!
 //! A new command, endpoint or tool is one entry in `CLI`, `HTTP` or `MCP`.
 
@@ -82,7 +84,15 @@ struct Victim {
     erased: String,
     /// …and the source it came from (an `origin` tombstone of theirs).
     erased_source: String,
+    /// The idempotency key of the victim's operation `op_vault` (every
+    /// principal records one under that id, its result and detail carrying
+    /// the hidden words).
+    op_key: String,
 }
+
+/// The operation id every principal records (so an attacker asks for its
+/// victim's by name).
+const OPERATION: &str = "op_vault";
 
 fn plant(d: &Deployment, who: Who) -> Victim {
     let tag = who.tag();
@@ -98,6 +108,7 @@ fn plant(d: &Deployment, who: Who) -> Victim {
         known: format!("KNOWN{tag}Z4"),
         erased: format!("ERASED{tag}X9"),
         erased_source: format!("old-{tag}"),
+        op_key: format!("vault-rotation-{tag}"),
     };
     let run = |cmd: &str, input: String| -> String {
         let mut args = vec![cmd];
@@ -136,6 +147,21 @@ fn plant(d: &Deployment, who: Who) -> Victim {
         json!({"scope": who.scope(), "text": v.erased}).to_string(),
     );
     assert!(forgot.contains("\"deleted\":[\"m-"), "{forgot}");
+    let op = |status: &str| {
+        json!({"operation_id": OPERATION, "scope": who.scope(), "tool": "rotate_vault",
+            "status": status, "idempotency_key": v.op_key,
+            "result_ref": format!("artifact://vault/{}", v.hidden),
+            "detail": format!("rotated the code word {}", v.hidden)})
+    };
+    let mut args = vec!["operations", "record"];
+    args.extend(who.flags());
+    let recorded = d
+        .cli(
+            &args,
+            &format!("{}\n{}\n", op("submitted"), op("succeeded")),
+        )
+        .unwrap_or_else(|e| panic!("plant an operation for {who:?}: {e}"));
+    assert!(recorded.contains("\"revision\":2"), "{recorded}");
     Victim {
         fact_id: decided[0]["memory_id"].as_str().expect("id").into(),
         episode_id: imported["id"].as_str().expect("id").into(),
@@ -387,6 +413,36 @@ const CLI: &[Attack] = &[
             "{out}"
         );
     }),
+    ("operations record and get in the victim's scope", |a, v| {
+        let record = json!({"operation_id": OPERATION, "scope": v.who.scope(),
+            "tool": "rotate_vault", "status": "failed", "idempotency_key": v.op_key});
+        let lookup = json!({"operation_id": OPERATION, "scope": v.who.scope()});
+        for (cmd, line) in [("record", record), ("get", lookup)] {
+            let e = a
+                .cli(&["operations", cmd], &line.to_string())
+                .expect_err("another scope");
+            assert!(e.contains("permission denied"), "{cmd}: {e}");
+        }
+    }),
+    (
+        "operations get and record the victim's operation id as its own",
+        |a, v| {
+            let lookup = json!({"operation_id": OPERATION, "scope": a.own_scope()});
+            let out = a
+                .cli(&["operations", "get"], &lookup.to_string())
+                .expect("get");
+            assert!(!out.contains(&v.op_key), "{out}");
+            // Its own operation of that id (or a new one): answered or refused
+            // about its own record, never the victim's.
+            let record = json!({"operation_id": OPERATION, "scope": a.own_scope(),
+            "tool": "rotate_vault", "status": "unknown",
+            "idempotency_key": format!("vault-rotation-{}", a.who.tag())});
+            let out = a
+                .cli(&["operations", "record"], &record.to_string())
+                .unwrap_or_else(|e| e);
+            assert!(!out.contains(&v.who.tag()), "{out}");
+        },
+    ),
 ];
 
 fn post_one(a: &Attacker, path: &str, item: Value) -> (u16, String) {
@@ -529,6 +585,20 @@ const HTTP: &[Attack] = &[
             }
         },
     ),
+    (
+        "POST /v1/operations/record and /v1/operations/get with the victim's operation",
+        |a, v| {
+            let record = json!({"operation_id": OPERATION, "scope": v.who.scope(),
+                "tool": "rotate_vault", "status": "failed", "idempotency_key": v.op_key});
+            assert_eq!(post_one(a, "/v1/operations/record", record).0, 403);
+            let theirs = json!({"operation_id": OPERATION, "scope": v.who.scope()});
+            assert_eq!(post_one(a, "/v1/operations/get", theirs).0, 403);
+            let own = json!({"operation_id": OPERATION, "scope": a.own_scope()});
+            let (status, body) = post_one(a, "/v1/operations/get", own);
+            assert_eq!(status, 200, "{body}");
+            assert!(!body.contains(&v.op_key), "{body}");
+        },
+    ),
     ("GET /v1/info, /healthz, /inspector/whoami", |a, _| {
         for path in ["/v1/info", "/healthz", "/inspector/whoami"] {
             assert_eq!(a.http("GET", path, None).0, 200, "{path}");
@@ -589,6 +659,19 @@ const MCP: &[Attack] = &[
             );
         }
     }),
+    (
+        "get_operation and record_operation with the victim's operation id",
+        |a, v| {
+            let (_, out) = a.mcp("get_operation", json!({"operation_id": OPERATION}));
+            assert!(!out.contains(&v.op_key), "{out}");
+            let (_, out) = a.mcp(
+                "record_operation",
+                json!({"operation_id": OPERATION, "tool": "rotate_vault", "status": "unknown",
+                    "idempotency_key": format!("vault-rotation-{}", a.who.tag())}),
+            );
+            assert!(!out.contains(&v.who.tag()), "{out}");
+        },
+    ),
     (
         "list_memories and memory_history of the victim's ids",
         |a, v| {

@@ -204,6 +204,8 @@ fn run_rust_on(scenario: &Value, wasm: &Path, db: &str) -> Value {
                 json!({"scope": s["scope"], "statuses": s.get("statuses").cloned().unwrap_or(json!([]))}),
             ),
             "review" => ("review", s["items"].clone()),
+            "record-operations" => ("record-operations", s["records"].clone()),
+            "get-operations" => ("get-operations", s["lookups"].clone()),
             "history" => ("history", json!({"id": s["id"]})),
             other => panic!("scenario: unknown op {other:?}"),
         };
@@ -811,11 +813,12 @@ fn rust_host_on_postgres_matches_the_rust_host_on_sqlite() {
 
 /// The tenancy checks every package store passes (`store-checks.js`,
 /// `store_checks.py`), the Rust suite's counterparts.
-const STORE_CHECKS: [&str; 5] = [
+const STORE_CHECKS: [&str; 6] = [
     "ids are per tenant",
     "updates and touches stay within the principal",
     "scrubs stay within their scope",
     "tombstones belong to their owner",
+    "a session's log shows what its scope can see",
     "the fingerprint key is derived as every host derives it",
 ];
 
@@ -900,10 +903,13 @@ fn browser_page_transfer_size_and_first_call() {
     );
     // Raised from 600 KB / 800 KB when the component gained the JSON
     // contract, the sensitive-data and injection heads and keyed
-    // tombstones (616,412 B brotli, 811,188 B gzip measured at that merge).
+    // tombstones (616,412 B brotli, 811,188 B gzip measured at that merge);
+    // then from 650 KB / 850 KB with issue 31's execution records and
+    // write and read rules (component +179 KB, attributed in
+    // docs/packages.md; 663,925 B brotli, 878,875 B gzip measured).
     assert!(
-        brotli < 650_000 && gzip < 850_000,
-        "the page transfers {brotli} B with brotli, {gzip} B with gzip: over the 650 KB / 850 KB budget"
+        brotli < 700_000 && gzip < 920_000,
+        "the page transfers {brotli} B with brotli, {gzip} B with gzip: over the 700 KB / 920 KB budget"
     );
     assert!(
         cold < 10_000.0 && offline < 10_000.0,
@@ -1229,8 +1235,18 @@ fn the_scenario_exercises_every_export() {
         .filter_map(|s| s["op"].as_str())
         .collect();
     for op in [
-        "remember", "classify", "import", "recall", "pack", "forget", "sweep", "list", "history",
+        "remember",
+        "classify",
+        "import",
+        "recall",
+        "pack",
+        "forget",
+        "sweep",
+        "list",
+        "history",
         "review",
+        "record-operations",
+        "get-operations",
     ] {
         assert!(
             ops.contains(&op),

@@ -1,8 +1,10 @@
 //! `engram mcp` through a real MCP client from another ecosystem: the
 //! Python `mcp` package (in a provisioned virtualenv) spawns the server,
-//! lists its seven tools and calls each one; the remember → recall → forget
-//! → recall round trip must match what the CLI does on the same input, and
-//! review_memories approves one pending memory and rejects another.
+//! lists its nine tools and calls each one; the remember → recall → forget
+//! → recall round trip must match what the CLI does on the same input,
+//! review_memories approves one pending memory and rejects another, and
+//! record_operation / get_operation record a tool's side effect by its
+//! operation id and look it up exactly, within the server's principal.
 
 use std::process::Command;
 
@@ -31,8 +33,18 @@ fn mcp_session(db: &str) -> Value {
 }
 
 #[test]
-fn an_mcp_client_lists_seven_tools_and_a_round_trip_matches_the_cli() {
-    let report = mcp_session(&temp_db("mcp-session"));
+fn an_mcp_client_lists_nine_tools_and_a_round_trip_matches_the_cli() {
+    // Another user of the tenant records an operation in the same database
+    // first: the server, bound to u1, never finds it.
+    let session_db = temp_db("mcp-session");
+    let theirs = json!({"operation_id": "op_u2", "scope": {"tenant": "acme", "user": "u2"},
+        "tool": "issue_refund", "status": "succeeded"});
+    cli(
+        &["operations", "record", "--db", &session_db, "--now", NOW],
+        &theirs.to_string(),
+    )
+    .expect("u2's operation");
+    let report = mcp_session(&session_db);
     assert_eq!(report["server"], "engram");
 
     let tools = report["tools"].as_object().expect("tools");
@@ -42,10 +54,12 @@ fn an_mcp_client_lists_seven_tools_and_a_round_trip_matches_the_cli() {
         names,
         [
             "forget",
+            "get_operation",
             "list_memories",
             "memory_history",
             "pack_context",
             "recall",
+            "record_operation",
             "remember",
             "review_memories"
         ]
@@ -70,6 +84,14 @@ fn an_mcp_client_lists_seven_tools_and_a_round_trip_matches_the_cli() {
     assert_eq!(
         tools["review_memories"]["schema"]["required"],
         json!(["items"])
+    );
+    assert_eq!(
+        tools["record_operation"]["schema"]["required"],
+        json!(["operation_id", "tool", "status"])
+    );
+    assert_eq!(
+        tools["get_operation"]["schema"]["required"],
+        json!(["operation_id"])
     );
 
     // The same steps through the CLI, on a database of its own.
@@ -214,4 +236,53 @@ fn an_mcp_client_lists_seven_tools_and_a_round_trip_matches_the_cli() {
         .find(|m| m["id"] == approved)
         .expect("approved");
     assert_eq!(approved_memory["source"]["ref"], "mcp:u1");
+
+    // Execution records: created, a duplicate, updated; a changed final
+    // status is a tool error naming the field; the lookup is exact and
+    // stays within the server's principal; recall never returns a record.
+    let receipt = |step: &str| {
+        let r = &report[step];
+        assert_eq!(r["is_error"], false, "{step}: {r}");
+        (
+            r["data"]["action"].clone(),
+            r["data"]["revision"].clone(),
+            r["data"]["status"].clone(),
+        )
+    };
+    assert_eq!(
+        receipt("op_submitted"),
+        (json!("created"), json!(1), json!("submitted"))
+    );
+    assert_eq!(
+        receipt("op_duplicate"),
+        (json!("duplicate"), json!(1), json!("submitted"))
+    );
+    assert_eq!(
+        receipt("op_succeeded"),
+        (json!("updated"), json!(2), json!("succeeded"))
+    );
+    assert_eq!(report["op_refused"]["is_error"], true);
+    assert_eq!(
+        report["op_refused"]["data"],
+        "field `status`: operation op_891 already succeeded; a final status does not change"
+    );
+    let got = &report["op_get"]["data"];
+    assert_eq!(
+        (&got["found"], &got["revision"], &got["status"]),
+        (&json!(true), &json!(2), &json!("succeeded"))
+    );
+    assert_eq!(
+        got["scope"],
+        json!({"agent": null, "project": null, "tenant": "acme", "thread": "t1", "user": "u1"})
+    );
+    assert_eq!(got["result_ref"], "artifact://tool-results/op_891.json");
+    assert_eq!(got["idempotency_key"], "payment-42-order-991");
+    for step in ["op_get_other_user", "op_get_unknown"] {
+        assert_eq!(
+            report[step]["data"]["found"], false,
+            "{step}: {}",
+            report[step]
+        );
+    }
+    assert_eq!(report["op_recall"]["data"]["results"], json!([]));
 }

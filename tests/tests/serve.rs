@@ -356,6 +356,16 @@ fn outside_requests() -> Vec<(&'static str, &'static str, Value)> {
         ),
         ("POST", "/v1/sweep", json!({"scope": b})),
         ("GET", "/v1/memories?tenant=globex&user=u1", Value::Null),
+        (
+            "POST",
+            "/v1/operations/record",
+            json!([{"operation_id": "op_1", "scope": b, "tool": "issue_refund", "status": "submitted"}]),
+        ),
+        (
+            "POST",
+            "/v1/operations/get",
+            json!([{"operation_id": "op_1", "scope": b}]),
+        ),
     ]
 }
 
@@ -714,4 +724,120 @@ fn review_approves_and_rejects_pending_memories_for_its_key_only() {
     assert_eq!(retracted[0]["id"], ids[1].as_str(), "{retracted}");
     let pending = get(&s, "/v1/memories?status=pending", Some(&acme)).json();
     assert_eq!(pending, json!([]));
+}
+
+/// `POST /v1/operations/record` and `POST /v1/operations/get`: execution
+/// records by operation id for the key's principal — created, duplicate,
+/// updated, a changed final status refused (400 naming the item and the
+/// field, nothing written), a scope outside the key 403 naming the
+/// dimension (nothing written), an exact lookup another user's or tenant's
+/// key does not see, and no record in recall.
+#[test]
+fn operations_are_recorded_and_looked_up_for_the_key_only() {
+    let keys = keys_file("serve-operations");
+    let acme = add_key(&keys, &["--tenant", "acme", "--user", "u1"]);
+    let acme_u2 = add_key(&keys, &["--tenant", "acme", "--user", "u2"]);
+    let globex = add_key(&keys, &["--tenant", "globex", "--user", "u1"]);
+    let s = start("serve-operations", &keys, &[]);
+    let refund = |status: &str| {
+        json!({"operation_id": "op_891", "scope": {"tenant": "acme", "user": "u1", "thread": "t1"},
+            "tool": "issue_refund", "status": status, "idempotency_key": "payment-42-order-991"})
+    };
+    let record = |key: &str, items: Value| post(&s, "/v1/operations/record", Some(key), &items);
+    let r = record(&acme, json!([refund("submitted"), refund("submitted")]));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        r.json(),
+        json!([
+            {"action": "created", "operation_id": "op_891", "revision": 1, "status": "submitted"},
+            {"action": "duplicate", "operation_id": "op_891", "revision": 1, "status": "submitted"}
+        ])
+    );
+    // JSON Lines in, JSON Lines out.
+    let mut done = refund("succeeded");
+    done["result_digest"] = json!("sha256:9f2c");
+    let ndjson = call(
+        "POST",
+        &format!("{}/v1/operations/record", s.base),
+        Some(&acme),
+        "application/x-ndjson",
+        &format!("{done}\n"),
+    );
+    assert_eq!(ndjson.status, 200, "{}", ndjson.body);
+    assert_eq!(
+        ndjson.body,
+        "{\"action\":\"updated\",\"operation_id\":\"op_891\",\"revision\":2,\"status\":\"succeeded\"}\n"
+    );
+
+    let before = dump(&s.db);
+    let mut other = refund("submitted");
+    other["operation_id"] = json!("op_892");
+    let refused = record(&acme, json!([other, refund("failed")]));
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert_eq!(
+        refused.error(),
+        "item 2: field `status`: operation op_891 already succeeded; a final status does not change"
+    );
+    let mut outside = refund("submitted");
+    outside["scope"]["user"] = json!("u2");
+    let denied = record(&acme, json!([refund("succeeded"), outside]));
+    assert_eq!(denied.status, 403, "{}", denied.body);
+    assert!(
+        denied.error().contains("user 'u2'") && denied.error().contains("user 'u1'"),
+        "{}",
+        denied.body
+    );
+    assert_eq!(dump(&s.db), before, "a refused request wrote nothing");
+
+    let lookup = |key: &str, tenant: &str, user: &str| {
+        post(
+            &s,
+            "/v1/operations/get",
+            Some(key),
+            &json!([{"operation_id": "op_891", "scope": {"tenant": tenant, "user": user}}]),
+        )
+    };
+    let got = lookup(&acme, "acme", "u1");
+    assert_eq!(got.status, 200, "{}", got.body);
+    let state = &got.json()[0];
+    assert_eq!(
+        (
+            &state["found"],
+            &state["revision"],
+            &state["status"],
+            &state["result_digest"]
+        ),
+        (
+            &json!(true),
+            &json!(2),
+            &json!("succeeded"),
+            &json!("sha256:9f2c")
+        )
+    );
+    assert_eq!(
+        state["history"]
+            .as_array()
+            .map(|h| h.iter().map(|x| x["status"].clone()).collect::<Vec<_>>()),
+        Some(vec![json!("submitted"), json!("succeeded")])
+    );
+    for (key, tenant, user) in [(&acme_u2, "acme", "u2"), (&globex, "globex", "u1")] {
+        let other = lookup(key, tenant, user);
+        assert_eq!(other.status, 200, "{}", other.body);
+        assert_eq!(
+            other.json(),
+            json!([{"found": false, "history": [], "operation_id": "op_891", "revision": 0}])
+        );
+    }
+    let peek = lookup(&acme_u2, "acme", "u1");
+    assert_eq!(peek.status, 403, "{}", peek.body);
+
+    let recalled = post(
+        &s,
+        "/v1/recall",
+        Some(&acme),
+        &json!([{"query": "issue_refund op_891 refund succeeded", "scope": {"tenant": "acme", "user": "u1"}, "explain": true}]),
+    );
+    assert_eq!(recalled.status, 200, "{}", recalled.body);
+    assert_eq!(recalled.json()[0]["results"], json!([]));
+    assert_eq!(get(&s, "/v1/memories", Some(&acme)).json(), json!([]));
 }

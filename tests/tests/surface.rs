@@ -91,7 +91,14 @@ fn the_component_is_small_and_stripped() {
     // round 2's sensitive-data head +53 KB and learned injection detector
     // with the hidden-encoding decoder +120 KB (1,890 KB); keyed, owned
     // tombstones (issue 25) +42 KB, of which HMAC-SHA-256 (hmac + sha2)
-    // 9 KB against the same code with an unkeyed stand-in.
-    assert!(bytes < 1_970_000, "component is {bytes} bytes");
+    // 9 KB against the same code with an unkeyed stand-in; execution
+    // records (issue 31: `record-operations` and `get-operations`, typed
+    // and in the JSON contract) +83 KB (1,936,688 → 2,020,159 bytes), most
+    // of it the two operations' input parsers, as for every operation of
+    // the contract; issue 31's write and read rules +97 KB (2,117,548
+    // bytes): structural keys with the vocabulary tables compiled from
+    // guest/vocab, carried-order detection, query coverage for abstention,
+    // history reads and usage touches (attribution in docs/packages.md).
+    assert!(bytes < 2_160_000, "component is {bytes} bytes");
     assert_eq!(e.runtime().info.sha256.len(), 64);
 }

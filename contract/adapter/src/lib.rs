@@ -55,6 +55,12 @@ impl engram_contract::Policy for Imported {
     fn review(&self, items: &[ReviewItem]) -> Result<Vec<ReviewOutcome>, Error> {
         policy::review(items)
     }
+    fn record_operations(&self, r: &[OperationRecord]) -> Result<Vec<OperationReceipt>, Error> {
+        policy::record_operations(r)
+    }
+    fn get_operations(&self, l: &[OperationLookup]) -> Result<Vec<OperationState>, Error> {
+        policy::get_operations(l)
+    }
     fn info(&self) -> PolicyInfo {
         policy::info()
     }

@@ -94,6 +94,9 @@ pub struct MemoryJson {
     pub superseded_by: Option<MemoryRef>,
     pub supersedes: Option<MemoryRef>,
     pub text: String,
+    /// The conversation it was said in (provenance; absent in older rows).
+    #[serde(default)]
+    pub thread: Option<String>,
     pub updated_at: Time,
     pub valid_from: Option<Time>,
     pub valid_to: Option<Time>,
@@ -231,6 +234,7 @@ impl From<t::Memory> for MemoryJson {
             superseded_by: m.superseded_by.map(Into::into),
             supersedes: m.supersedes.map(Into::into),
             text: m.text,
+            thread: m.provenance.thread,
             updated_at: Time(m.updated_at),
             valid_from: time(m.valid_from),
             valid_to: time(m.valid_to),
@@ -251,6 +255,7 @@ impl From<MemoryJson> for t::Memory {
                 source: m.source.into(),
                 source_event_ids: m.source_event_ids,
                 external_id: m.external_id,
+                thread: m.thread,
                 extractor_version: m.extractor_version,
                 policy_version: m.policy_version,
             },

@@ -14,12 +14,14 @@ use crate::types as t;
 
 mod lifecycle;
 mod memory;
+mod operations;
 mod pack;
 mod read;
 mod write;
 
 pub use lifecycle::*;
 pub use memory::*;
+pub use operations::*;
 pub use pack::*;
 pub use read::*;
 pub use write::*;

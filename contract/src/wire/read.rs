@@ -160,6 +160,8 @@ impl From<t::ScoredMemory> for ScoredOut {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RecallOut {
+    /// Why nothing was admitted, when nothing was.
+    pub abstention: Option<String>,
     /// Records the store handed over for this query.
     pub candidates_read: u32,
     /// The query's `id`.
@@ -167,14 +169,19 @@ pub struct RecallOut {
     /// Retrieved but not admitted (only with `explain`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_admitted: Vec<ScoredOut>,
+    /// Nothing stored answers the query: `results` is empty (an answer,
+    /// not an error).
+    pub nothing_relevant: bool,
     pub results: Vec<ScoredOut>,
 }
 
 impl From<t::RecallResult> for RecallOut {
     fn from(r: t::RecallResult) -> Self {
         RecallOut {
+            abstention: r.abstention,
             candidates_read: r.candidates_read,
             id: r.query_id,
+            nothing_relevant: r.results.is_empty(),
             not_admitted: r.not_admitted.into_iter().map(Into::into).collect(),
             results: r.results.into_iter().map(Into::into).collect(),
         }

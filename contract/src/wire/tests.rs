@@ -35,6 +35,7 @@ fn memory(payload: t::Payload) -> t::Memory {
             },
             source_event_ids: vec!["evt-1".into()],
             external_id: None,
+            thread: None,
             extractor_version: "x/1".into(),
             policy_version: "p/1".into(),
         },
@@ -146,6 +147,7 @@ fn outputs_print_sorted_keys() {
         },
     };
     assert_sorted(&RecallOut::from(t::RecallResult {
+        abstention: None,
         query_id: Some("q1".into()),
         results: vec![scored.clone()],
         not_admitted: vec![scored],
@@ -220,6 +222,98 @@ fn outputs_print_sorted_keys() {
         package_version: "0.1.0".into(),
         policy_version: "p".into(),
     });
+    assert_sorted(&OperationReceiptOut::from(t::OperationReceipt {
+        operation_id: "op_891".into(),
+        action: t::OperationAction::Created,
+        status: t::OperationStatus::Submitted,
+        revision: 1,
+    }));
+    assert_sorted(&OperationStateOut::from(operation_state(true)));
+    assert_sorted(&OperationStateOut::from(operation_state(false)));
+}
+
+fn operation_record() -> t::OperationRecord {
+    t::OperationRecord {
+        operation_id: "op_891".into(),
+        scope: t::Scope {
+            thread: Some("t1".into()),
+            ..scope()
+        },
+        tool: "issue_refund".into(),
+        status: t::OperationStatus::Succeeded,
+        idempotency_key: Some("payment-42-order-991".into()),
+        result_ref: Some("artifact://tool-results/op_891.json".into()),
+        result_digest: None,
+        detail: None,
+        at: Some(dt(1_785_910_702_000)),
+    }
+}
+
+fn operation_state(found: bool) -> t::OperationState {
+    t::OperationState {
+        operation_id: "op_891".into(),
+        found,
+        record: found.then(operation_record),
+        revision: found as u32,
+        history: if found {
+            vec![t::OperationStep {
+                status: t::OperationStatus::Succeeded,
+                at: dt(1_785_910_702_000),
+            }]
+        } else {
+            vec![]
+        },
+    }
+}
+
+#[test]
+fn an_operation_state_prints_the_record_beside_found_revision_and_history() {
+    assert_eq!(
+        serde_json::to_string(&OperationStateOut::from(operation_state(false))).unwrap(),
+        r#"{"found":false,"history":[],"operation_id":"op_891","revision":0}"#
+    );
+    assert_eq!(
+        serde_json::to_string(&OperationStateOut::from(operation_state(true))).unwrap(),
+        concat!(
+            r#"{"at":"2026-08-05T14:18:22+08:00","detail":null,"found":true,"#,
+            r#""history":[{"at":"2026-08-05T14:18:22+08:00","status":"succeeded"}],"#,
+            r#""idempotency_key":"payment-42-order-991","operation_id":"op_891","#,
+            r#""result_digest":null,"result_ref":"artifact://tool-results/op_891.json","#,
+            r#""revision":1,"scope":{"agent":null,"project":null,"tenant":"acme","thread":"t1","user":"u42"},"#,
+            r#""status":"succeeded","tool":"issue_refund"}"#
+        )
+    );
+}
+
+#[test]
+fn an_operation_event_payload_round_trips_and_reads_leniently() {
+    let r = operation_record();
+    let payload = operation_payload(&r);
+    assert_eq!(
+        payload,
+        r#"{"at":"2026-08-05T14:18:22+08:00","detail":null,"idempotency_key":"payment-42-order-991","result_digest":null,"result_ref":"artifact://tool-results/op_891.json","status":"succeeded","thread":"t1","tool":"issue_refund"}"#
+    );
+    let event_scope = t::Scope {
+        thread: None,
+        ..r.scope.clone()
+    };
+    // The store may keep only the instant: the payload keeps the offset.
+    let utc = dt(1_785_910_702_000);
+    let utc = t::Datetime {
+        offset_minutes: 0,
+        ..utc
+    };
+    assert_eq!(
+        operation_from_event("op_891", &event_scope, utc, &payload),
+        r
+    );
+    // A payload an erasure scrubbed still counts as a record.
+    let scrubbed = payload.replace("succeeded", "[erased]");
+    let read = operation_from_event("op_891", &event_scope, utc, &scrubbed);
+    assert_eq!(read.status, t::OperationStatus::Unknown);
+    assert_eq!(read.tool, "issue_refund");
+    let broken = operation_from_event("op_891", &event_scope, utc, "not json");
+    assert_eq!((broken.tool.as_str(), broken.at), ("", Some(utc)));
 }
 
 #[test]

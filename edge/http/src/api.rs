@@ -94,6 +94,8 @@ fn route(config: &Config, engine: &dyn Engine, req: &Request) -> Result<Response
         ("POST", "/v1/import") => Route::Batch("import"),
         ("POST", "/v1/recall") => Route::Batch("recall"),
         ("POST", "/v1/review") => Route::Batch("review"),
+        ("POST", "/v1/operations/record") => Route::Batch("record-operations"),
+        ("POST", "/v1/operations/get") => Route::Batch("get-operations"),
         ("POST", "/v1/forget") => Route::Forget,
         ("POST", "/v1/pack") => Route::Pack,
         ("POST", "/v1/sweep") => Route::Sweep,
@@ -142,6 +144,8 @@ fn known(path: &str) -> bool {
             | "/v1/import"
             | "/v1/recall"
             | "/v1/review"
+            | "/v1/operations/record"
+            | "/v1/operations/get"
             | "/v1/forget"
             | "/v1/pack"
             | "/v1/sweep"

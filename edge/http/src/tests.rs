@@ -301,3 +301,39 @@ fn list_history_sweep_and_forget_build_the_contracts_inputs() {
     let r = handle(&c, &e, &get("/v1/remember", "ek_acme"));
     assert_eq!(r.status, 405);
 }
+
+/// The execution-record routes go to their operations whole, after every
+/// scope is checked against the key (a scope outside it is a 403 and
+/// nothing runs); a wrong method is serve's 405.
+#[test]
+fn operation_records_go_to_their_operations_after_the_scope_check() {
+    let e = Recorder::default();
+    let c = config();
+    let record = r#"[{"operation_id":"op_891","scope":{"tenant":"acme","user":"u42"},"tool":"issue_refund","status":"submitted"}]"#;
+    let r = handle(
+        &c,
+        &e,
+        &post("/v1/operations/record", Some("ek_u42"), record),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let lookup = r#"[{"operation_id":"op_891","scope":{"tenant":"acme","user":"u42"}}]"#;
+    let r = handle(&c, &e, &post("/v1/operations/get", Some("ek_u42"), lookup));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        *e.calls.borrow(),
+        [
+            ("record-operations".to_string(), record.to_string()),
+            ("get-operations".to_string(), lookup.to_string())
+        ]
+    );
+    let theirs = r#"[{"operation_id":"op_891","scope":{"tenant":"acme","user":"u7"}}]"#;
+    let r = handle(&c, &e, &post("/v1/operations/get", Some("ek_u42"), theirs));
+    assert_eq!(r.status, 403);
+    assert_eq!(
+        error_of(&r.body).0,
+        "item 1: permission denied: user 'u7' is outside this store handle's user 'u42'"
+    );
+    let r = handle(&c, &e, &get("/v1/operations/record", "ek_u42"));
+    assert_eq!(r.status, 405, "{}", r.body);
+    assert_eq!(e.calls.borrow().len(), 2, "nothing more ran");
+}

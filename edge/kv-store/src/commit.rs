@@ -167,10 +167,11 @@ impl<K: Kv> KvStore<K> {
             }
             // Markers old enough are deleted for good before the commit.
             self.kv.delete_many(&due).map_err(backend)?;
-            let nonce = self.next_nonce(&record);
+            let encoded = encode(&record)?;
+            let nonce = self.next_nonce(&record, &encoded);
             let record_key = layout.commit(record.v, nonce);
             self.kv
-                .set_many(vec![(record_key.clone(), encode(&record)?.into_bytes())])
+                .set_many(vec![(record_key.clone(), encoded.into_bytes())])
                 .map_err(backend)?;
             let pending = Head {
                 v: record.v,
@@ -181,8 +182,14 @@ impl<K: Kv> KvStore<K> {
                 .cas_swap(cas, encode(&pending)?.into_bytes())
                 .map_err(backend)?
             {
-                // Another commit landed first: plan again on its head.
-                self.kv.delete_many(&[record_key]).map_err(backend)?;
+                // Another commit landed first: plan again on its head. The
+                // record goes unless the head names it: an identical commit
+                // of another instance (same write set, so the same name)
+                // won, and its readers finish it from that record.
+                let head = crate::view::read_head(&self.kv, &layout)?;
+                if head.pending.as_deref() != Some(record_key.as_str()) {
+                    self.kv.delete_many(&[record_key]).map_err(backend)?;
+                }
                 continue;
             }
             self.apply(&record)?;
@@ -204,6 +211,7 @@ impl<K: Kv> KvStore<K> {
     ) -> Result<(Receipt, CommitRecord, Vec<String>), Fail> {
         let now = (self.wall_ms)();
         let mut plan = Plan::new(view, principal.clone(), now);
+        plan.guards = self.read_sessions.borrow().clone();
         plan.apply(ops)?;
         let deleted = plan.deleted_keys();
         let due = if deleted.is_empty() && !has_garbage_due(view, now)? {
@@ -225,11 +233,19 @@ impl<K: Kv> KvStore<K> {
         ))
     }
 
-    fn next_nonce(&self, record: &CommitRecord) -> u64 {
+    /// The name of a commit record. Instances are created per request and
+    /// count from the same start, so two of them committing at one version
+    /// in the same millisecond would otherwise share a name (and one, losing
+    /// the head, would delete the record the other's pending head names):
+    /// the record's content is part of its name, so one name never holds
+    /// two different write sets.
+    pub(crate) fn next_nonce(&self, record: &CommitRecord, encoded: &str) -> u64 {
         let n = self.nonce.get().wrapping_add(1);
         self.nonce.set(n);
         let seed = format!("{}|{}|{n}|{}", record.v, record.at, record.writes.len());
-        fnv1a(seed.as_bytes()) ^ (record.at as u64).rotate_left(17)
+        fnv1a(seed.as_bytes())
+            ^ fnv1a(encoded.as_bytes()).rotate_left(29)
+            ^ (record.at as u64).rotate_left(17)
     }
 
     /// The checks `ScopedStore::check_op` makes in the Rust host: the

@@ -5,7 +5,8 @@ use std::cell::RefCell;
 
 use crate::bindings::exports::engram::edge::session;
 use crate::bindings::exports::engram::memory::store::{
-    Filter, Principal, Receipt, StoreError, Stored, TermStats, Tombstone, WeightedTerm, WriteOp,
+    Event, Filter, Principal, Receipt, StoreError, Stored, TermStats, Tombstone, WeightedTerm,
+    WriteOp,
 };
 use crate::bindings::exports::engram::memory::{clock, store as wit};
 use crate::bindings::wasi::keyvalue0_2_0_draft2::{atomics, batch, store as kv};
@@ -186,6 +187,9 @@ impl wit::Guest for Component {
     }
     fn count_events(scope: Scope, kind: String, since: Datetime) -> Result<u64, StoreError> {
         with(|s| s.count_events(&scope, &kind, since))
+    }
+    fn session_log(scope: Scope, session: String, kind: String) -> Result<Vec<Event>, StoreError> {
+        with(|s| s.session_log(&scope, &session, &kind))
     }
 }
 

@@ -14,6 +14,7 @@
 //! | `key/{hash(key)}` | the active revision of a semantic key (one-active rule) |
 //! | `tombstones` | erased-content fingerprints |
 //! | `events/meta`, `events/{n}` | the event log in chunks of 64, per-session sequences |
+//! | `events/session/{hash(session)}` | the numbers of each session's events in the log (`session-log`) |
 //! | `events/count/{hash}`, `…/{minute}` | per (scope, kind) event counts by minute, and the minute's instants |
 //! | `gc` | markers of deleted keys, deleted for good ten minutes on |
 
@@ -105,6 +106,13 @@ impl Layout {
     pub fn events_chunk(&self, n: u64) -> String {
         format!("{}events/{n}", self.prefix)
     }
+    pub fn session_index(&self, session: &str) -> String {
+        format!(
+            "{}events/session/{:016x}",
+            self.prefix,
+            fnv1a(session.as_bytes())
+        )
+    }
     pub fn event_counts(&self, canonical: &str) -> String {
         format!(
             "{}events/count/{:016x}",
@@ -140,5 +148,6 @@ mod tests {
         let k = l.postings("hunter2");
         assert!(!k.contains("hunter2"), "{k}");
         assert!(!l.key_index("user:u1|password").contains("password"));
+        assert!(!l.session_index("op:refund-hunter2").contains("hunter2"));
     }
 }

@@ -147,6 +147,20 @@ pub struct EventsMeta {
     pub count: u64,
     /// The last sequence number of each session.
     pub sequences: BTreeMap<String, u64>,
+    /// Events from this number on are listed in their session's index
+    /// (`SessionIndex`); earlier ones (appended before the index existed)
+    /// are found by reading their chunks. Unset until the first append
+    /// that keeps the index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub indexed_from: Option<u64>,
+}
+
+/// The events of the sessions hashing to one key, by session: the numbers
+/// of their events in the log (event `n` is in chunk `n / 64`), in order.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct SessionIndex {
+    pub v: u64,
+    pub sessions: BTreeMap<String, Vec<u64>>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

@@ -17,10 +17,10 @@ use crate::kv::Kv;
 use crate::layout::{Layout, EVENT_CHUNK};
 use crate::model::{
     Class, Docs, EventChunk, EventCounts, EventMinute, EventsMeta, Garbage, Gone, KeyIndex,
-    PostingsValue, Record, Row, RowShard, Tombstones,
+    PostingsValue, Record, Row, RowShard, SessionIndex, Tombstones,
 };
 use crate::store::event_canonical;
-use crate::types::{Memory, MemoryKind, Payload, Scope, Status};
+use crate::types::{Datetime, Memory, MemoryKind, Payload, Scope, Status};
 use crate::view::{encode, Fail, View};
 
 /// Loaded values, changed in place; `None` = absent or deleted.
@@ -129,6 +129,7 @@ stamped! {
     EventChunk => |_| false,
     EventCounts => |_| false,
     EventMinute => |_| false,
+    SessionIndex => |_| false,
     Garbage => |_| false,
 }
 
@@ -193,7 +194,12 @@ pub struct Plan<'v, 'a, K: Kv> {
     chunks: Slots<EventChunk>,
     counts: Slots<EventCounts>,
     minutes: Slots<EventMinute>,
+    sessions: Slots<SessionIndex>,
     garbage: Slots<Garbage>,
+    /// Sessions read with `session-log` by this handle, with the last
+    /// sequence each had then: an append to one that has gained events
+    /// since is a `conflict` (the policy reads and plans again).
+    pub guards: BTreeMap<String, u64>,
     /// Semantic keys whose active revisions changed (checked at the end).
     touched_keys: BTreeSet<String>,
     pub receipt: Receipt,
@@ -215,7 +221,9 @@ impl<'v, 'a, K: Kv> Plan<'v, 'a, K> {
             chunks: Slots::default(),
             counts: Slots::default(),
             minutes: Slots::default(),
+            sessions: Slots::default(),
             garbage: Slots::default(),
+            guards: BTreeMap::new(),
             touched_keys: BTreeSet::new(),
             receipt: Receipt {
                 sequences: Vec::new(),
@@ -239,7 +247,7 @@ impl<'v, 'a, K: Kv> Plan<'v, 'a, K> {
                 WriteOp::ScrubEvents(s) => self.scrub(&s.scope, &s.fragment)?,
                 WriteOp::Tombstone(t) => self.tombstone(t)?,
                 WriteOp::Append(e) => self.append(e)?,
-                WriteOp::Touch(r) => self.touch(&r.id, r.revision)?,
+                WriteOp::Touch(a) => self.touch(&a.memory.id, a.memory.revision, a.at)?,
             }
         }
         self.check_one_active()
@@ -262,7 +270,7 @@ impl<'v, 'a, K: Kv> Plan<'v, 'a, K> {
                     terms.extend(u.index_terms.iter().map(|t| l.postings(t)));
                 }
                 WriteOp::Erase(id) => shards.push(l.rows(Layout::row_shard_of(id))),
-                WriteOp::Touch(r) => shards.push(l.rows(Layout::row_shard_of(&r.id))),
+                WriteOp::Touch(a) => shards.push(l.rows(Layout::row_shard_of(&a.memory.id))),
                 _ => {}
             }
         }
@@ -582,10 +590,29 @@ impl<'v, 'a, K: Kv> Plan<'v, 'a, K> {
     fn append(&mut self, e: &Event) -> Result<(), Fail> {
         let meta_key = self.layout().events_meta();
         let meta = self.events_meta.edit(self.v, &meta_key)?;
-        let seq = meta.sequences.get(&e.session).copied().unwrap_or(0) + 1;
+        let last = meta.sequences.get(&e.session).copied().unwrap_or(0);
+        if let Some(seen) = self.guards.remove(&e.session) {
+            if seen != last {
+                return Err(StoreError::Conflict(format!(
+                    "session {} gained events since it was read",
+                    e.session
+                ))
+                .into());
+            }
+        }
+        let seq = last + 1;
         meta.sequences.insert(e.session.clone(), seq);
-        let n = meta.count / EVENT_CHUNK;
+        let number = meta.count;
+        meta.indexed_from.get_or_insert(number);
+        let n = number / EVENT_CHUNK;
         meta.count += 1;
+        let index_key = self.layout().session_index(&e.session);
+        self.sessions
+            .edit(self.v, &index_key)?
+            .sessions
+            .entry(e.session.clone())
+            .or_default()
+            .push(number);
         let chunk_key = self.layout().events_chunk(n);
         self.chunks
             .edit(self.v, &chunk_key)?
@@ -613,7 +640,7 @@ impl<'v, 'a, K: Kv> Plan<'v, 'a, K> {
         Ok(())
     }
 
-    fn touch(&mut self, id: &str, rev: u32) -> Result<(), Fail> {
+    fn touch(&mut self, id: &str, rev: u32, at: Datetime) -> Result<(), Fail> {
         let Some(row) = self
             .find_row(id, rev)?
             .filter(|r| covers(&self.principal, &r.scope))
@@ -623,6 +650,7 @@ impl<'v, 'a, K: Kv> Plan<'v, 'a, K> {
         let key = self.layout().memory(&row.id, row.rev);
         let mut rec = self.record_of(&row)?;
         rec.memory.access_count = rec.memory.access_count.saturating_add(1);
+        rec.memory.last_accessed = Some(at);
         self.records.put(key, Some(rec));
         Ok(())
     }
@@ -678,6 +706,7 @@ impl<'v, 'a, K: Kv> Plan<'v, 'a, K> {
         self.chunks.drain(version, &mut out)?;
         self.counts.drain(version, &mut out)?;
         self.minutes.drain(version, &mut out)?;
+        self.sessions.drain(version, &mut out)?;
         self.garbage.drain(version, &mut out)?;
         Ok(out)
     }

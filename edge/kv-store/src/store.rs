@@ -7,14 +7,15 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 
 use crate::bindings::exports::engram::memory::store::{
-    Filter, Principal, StoreError, Stored, TermStats, Tombstone, WeightedTerm,
+    Event, Filter, Principal, StoreError, Stored, TermStats, Tombstone, WeightedTerm,
 };
 use crate::filter::{class_matches, covers, denial, needs_rows, row_matches};
 
 use crate::kv::Kv;
-use crate::layout::Layout;
+use crate::layout::{Layout, EVENT_CHUNK};
 use crate::model::{
-    Docs, EventCounts, EventMinute, PostingsValue, Record, Row, RowShard, Tombstones,
+    Docs, EventChunk, EventCounts, EventMinute, EventsMeta, PostingsValue, Record, Row, RowShard,
+    SessionIndex, Tombstones,
 };
 use crate::types::{Datetime, Scope};
 use crate::view::{Fail, View};
@@ -34,6 +35,12 @@ pub struct KvStore<K: Kv> {
     pub reads: Cell<u64>,
     /// The fingerprint secret as the deployment configured it (`secret`).
     secret: RefCell<crate::secret::Configured>,
+    /// The sessions `session-log` read since the store was opened, with
+    /// the last sequence each had: a commit appending to one that has
+    /// gained events since is a `conflict` (`plan::Plan::guards`), so a
+    /// policy that read a log and writes after it never races another
+    /// instance.
+    pub(crate) read_sessions: RefCell<BTreeMap<String, u64>>,
 }
 
 /// The canonical text of an event's (scope, kind): every dimension,
@@ -51,6 +58,7 @@ impl<K: Kv> KvStore<K> {
             nonce: Cell::new(0),
             reads: Cell::new(0),
             secret: RefCell::new(crate::secret::from_env(None)),
+            read_sessions: RefCell::new(BTreeMap::new()),
         }
     }
 
@@ -93,10 +101,12 @@ impl<K: Kv> KvStore<K> {
 
     pub fn open(&self, p: Principal) {
         *self.principal.borrow_mut() = Some(p);
+        self.read_sessions.borrow_mut().clear();
     }
 
     pub fn close(&self) {
         *self.principal.borrow_mut() = None;
+        self.read_sessions.borrow_mut().clear();
     }
 
     /// The principal, or `denied` when no request opened the store.
@@ -355,6 +365,71 @@ impl<K: Kv> KvStore<K> {
             Ok(later + edge)
         })
     }
+}
+
+impl<K: Kv> KvStore<K> {
+    /// The events of `session` with `kind` whose scope `scope` can see
+    /// (each dimension unset or equal), oldest first: the session's index
+    /// names them; events appended before the index existed are read from
+    /// their chunks.
+    pub fn session_log(
+        &self,
+        scope: &Scope,
+        session: &str,
+        kind: &str,
+    ) -> Result<Vec<Event>, StoreError> {
+        self.check(scope)?;
+        let (last, mut events) = self.read(&scope.tenant, |v| {
+            let meta: EventsMeta = v.one(&v.layout.events_meta())?;
+            let unindexed = meta.indexed_from.unwrap_or(meta.count);
+            let index: SessionIndex = v.one(&v.layout.session_index(session))?;
+            let mut numbers: Vec<u64> = (0..unindexed).collect();
+            if let Some(listed) = index.sessions.get(session) {
+                numbers.extend(listed.iter().copied().filter(|n| *n >= unindexed));
+            }
+            let mut chunks: Vec<u64> = numbers.iter().map(|n| n / EVENT_CHUNK).collect();
+            chunks.dedup();
+            let keys: Vec<String> = chunks.iter().map(|c| v.layout.events_chunk(*c)).collect();
+            let loaded: Vec<Option<EventChunk>> = v.load(&keys)?;
+            let by_chunk: BTreeMap<u64, EventChunk> = chunks
+                .into_iter()
+                .zip(loaded)
+                .filter_map(|(c, chunk)| chunk.map(|chunk| (c, chunk)))
+                .collect();
+            let mut out = Vec::new();
+            for n in numbers {
+                let Some((s, seq, e)) = by_chunk
+                    .get(&(n / EVENT_CHUNK))
+                    .and_then(|c| c.events.get((n % EVENT_CHUNK) as usize))
+                else {
+                    continue;
+                };
+                if s == session && e.kind == kind && visible(&e.scope, scope) {
+                    out.push((*seq, e.clone()));
+                }
+            }
+            let last = meta.sequences.get(session).copied().unwrap_or(0);
+            Ok((last, out))
+        })?;
+        self.read_sessions
+            .borrow_mut()
+            .insert(session.to_string(), last);
+        events.sort_by_key(|(seq, _)| *seq);
+        Ok(events.into_iter().map(|(_, e)| e).collect())
+    }
+}
+
+/// Can a caller in `scope` see an event of `event`'s scope: tenant equal,
+/// every other dimension of the event unset or equal.
+fn visible(event: &Scope, scope: &Scope) -> bool {
+    fn dim(stored: &Option<String>, asked: &Option<String>) -> bool {
+        stored.is_none() || stored == asked
+    }
+    event.tenant == scope.tenant
+        && dim(&event.user, &scope.user)
+        && dim(&event.project, &scope.project)
+        && dim(&event.thread, &scope.thread)
+        && dim(&event.agent, &scope.agent)
 }
 
 fn term_stats(documents: u64, total: u64, frequencies: Vec<u64>) -> TermStats {

@@ -95,6 +95,7 @@ fn memory(id: &str, rev: u32, text: &str, key: Option<(&str, &str)>) -> Memory {
             },
             source_event_ids: vec![],
             external_id: None,
+            thread: None,
             extractor_version: "x".into(),
             policy_version: "p".into(),
         },
@@ -417,6 +418,128 @@ fn events_count_by_scope_kind_and_instant() {
     assert_eq!(count("write", 200_000), 0);
     let r = s.commit(&[ev("write", 1)]).unwrap();
     assert_eq!(r.sequences, [5]);
+}
+
+fn op_event(session: &str, scope: Scope, kind: &str, payload: &str, ms: i64) -> WriteOp {
+    WriteOp::Append(Event {
+        session: session.into(),
+        scope,
+        kind: kind.into(),
+        payload: payload.into(),
+        at: at(ms),
+    })
+}
+
+#[test]
+fn a_session_log_reads_one_session_visible_from_a_scope_in_order() {
+    let kv = MemKv::default();
+    let s = store(&kv, "t");
+    let u1 = user_scope("t", "u1");
+    s.commit(&[
+        op_event("op:1", u1.clone(), "operation", "a", 5),
+        op_event("op:2", u1.clone(), "operation", "other session", 6),
+        op_event("op:1", user_scope("t", "u2"), "operation", "u2's", 7),
+        op_event("op:1", scope("t"), "operation", "tenant-wide", 8),
+        op_event("op:1", u1.clone(), "decision", "another kind", 9),
+    ])
+    .unwrap();
+    s.commit(&[op_event("op:1", u1.clone(), "operation", "b", 10)])
+        .unwrap();
+    let payloads = |s: &KvStore<MemKv>, scope: &Scope| -> Vec<String> {
+        s.session_log(scope, "op:1", "operation")
+            .unwrap()
+            .into_iter()
+            .map(|e| e.payload)
+            .collect()
+    };
+    assert_eq!(payloads(&s, &u1), ["a", "tenant-wide", "b"]);
+    assert_eq!(payloads(&s, &scope("t")), ["tenant-wide"]);
+    // Outside the principal: denied, like every call.
+    let pinned = KvStore::new(kv.clone(), wall);
+    pinned.open(Principal {
+        user: Some("u2".into()),
+        ..principal("t")
+    });
+    assert!(matches!(
+        pinned.session_log(&u1, "op:1", "operation"),
+        Err(StoreError::Denied(_))
+    ));
+    assert_eq!(
+        payloads(&pinned, &user_scope("t", "u2")),
+        ["u2's", "tenant-wide"]
+    );
+
+    // A bucket written before the session index existed: its events are
+    // found by reading their chunks.
+    let l = Layout::new("t");
+    let meta = String::from_utf8(kv.get(&l.events_meta()).unwrap().unwrap()).unwrap();
+    let legacy = meta.replace(",\"indexed_from\":0", "");
+    assert_ne!(legacy, meta);
+    kv.set_many(vec![(l.events_meta(), legacy.into_bytes())])
+        .unwrap();
+    kv.set_many(vec![(
+        l.session_index("op:1"),
+        br#"{"v":1,"sessions":{}}"#.to_vec(),
+    )])
+    .unwrap();
+    assert_eq!(payloads(&s, &u1), ["a", "tenant-wide", "b"]);
+    // Appends from now on are indexed; both halves are read.
+    s.commit(&[op_event("op:1", u1.clone(), "operation", "c", 11)])
+        .unwrap();
+    assert_eq!(payloads(&s, &u1), ["a", "tenant-wide", "b", "c"]);
+}
+
+#[test]
+fn an_append_to_a_session_that_changed_since_it_was_read_conflicts() {
+    let kv = MemKv::default();
+    let a = store(&kv, "t");
+    let b = store(&kv, "t");
+    let ev = |payload: &str| op_event("op:9", scope("t"), "operation", payload, 1);
+    a.commit(&[ev("first")]).unwrap();
+    assert_eq!(
+        a.session_log(&scope("t"), "op:9", "operation")
+            .unwrap()
+            .len(),
+        1
+    );
+    // Another instance records the same operation meanwhile.
+    b.commit(&[ev("b's")]).unwrap();
+    assert!(matches!(
+        a.commit(&[ev("a's")]),
+        Err(StoreError::Conflict(_))
+    ));
+    // Read again, then the append goes through; other sessions never wait.
+    a.commit(&[op_event("op:10", scope("t"), "operation", "x", 1)])
+        .unwrap();
+    assert_eq!(
+        a.session_log(&scope("t"), "op:9", "operation")
+            .unwrap()
+            .len(),
+        2
+    );
+    let r = a.commit(&[ev("a's"), ev("a's again")]).unwrap();
+    assert_eq!(r.sequences, [3, 4]);
+}
+
+#[test]
+fn commit_records_of_two_instances_are_named_by_their_content() {
+    // Two fresh instances (one per request) committing at one version in
+    // the same millisecond: the names differ unless the write sets do not.
+    let kv = MemKv::default();
+    let (a, b) = (store(&kv, "t"), store(&kv, "t"));
+    let record = |value: &str| CommitRecord {
+        v: 7,
+        at: wall(),
+        writes: vec![("engram/t/events/meta".into(), Some(value.into()))],
+    };
+    let name =
+        |s: &KvStore<MemKv>, r: &CommitRecord| s.next_nonce(r, &crate::view::encode(r).unwrap());
+    assert_ne!(
+        name(&a, &record("{\"v\":7,\"a\":1}")),
+        name(&b, &record("{\"v\":7,\"b\":1}"))
+    );
+    let (c, d) = (store(&kv, "t"), store(&kv, "t"));
+    assert_eq!(name(&c, &record("same")), name(&d, &record("same")));
 }
 
 const SECRET: &str = "000102030405060708090a0b0c0d0e0f";

@@ -197,6 +197,11 @@ fn is_cjk_stop_char(c: char) -> bool {
 
 /// A bigram holding a function character (你知, 的猫, 很好) is no word; the
 /// content character still counts as a unigram.
+/// A Chinese function word (什么, 因为, …: `CJK_STOP_BIGRAMS`).
+pub(crate) fn is_cjk_function_word(b: &str) -> bool {
+    CJK_STOP_BIGRAMS.binary_search(&b).is_ok()
+}
+
 fn is_cjk_stop_bigram(b: &str) -> bool {
     b.chars().any(is_cjk_stop_char) || CJK_STOP_BIGRAMS.binary_search(&b).is_ok()
 }

@@ -54,6 +54,12 @@ impl policy::Guest for Component {
     fn review(items: Vec<ReviewItem>) -> Result<Vec<ReviewOutcome>, Error> {
         with_ops(|p| p.review(&items))
     }
+    fn record_operations(records: Vec<OperationRecord>) -> Result<Vec<OperationReceipt>, Error> {
+        with_ops(|p| p.record_operations(&records))
+    }
+    fn get_operations(lookups: Vec<OperationLookup>) -> Result<Vec<OperationState>, Error> {
+        with_ops(|p| p.get_operations(&lookups))
+    }
     fn info() -> PolicyInfo {
         with_ops(|p| p.info())
     }

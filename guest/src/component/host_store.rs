@@ -5,7 +5,8 @@ use crate::core::store::{Clock, Store};
 use crate::types::{Datetime, Scope};
 use crate::wit_store as imp;
 use crate::wit_store::{
-    Filter, Principal, Receipt, StoreError, Stored, TermStats, Tombstone, WeightedTerm, WriteOp,
+    Event, Filter, Principal, Receipt, StoreError, Stored, TermStats, Tombstone, WeightedTerm,
+    WriteOp,
 };
 
 pub struct HostStore;
@@ -42,6 +43,14 @@ impl Store for HostStore {
     }
     fn count_events(&self, scope: &Scope, kind: &str, since: Datetime) -> Result<u64, StoreError> {
         imp::count_events(scope, kind, since)
+    }
+    fn session_log(
+        &self,
+        scope: &Scope,
+        session: &str,
+        kind: &str,
+    ) -> Result<Vec<Event>, StoreError> {
+        imp::session_log(scope, session, kind)
     }
 }
 

@@ -78,7 +78,9 @@ pub fn pack(ctx: &Ctx, request: &PackRequest) -> Result<PackedContext, Error> {
     let query = recall_query(cfg, request, &priorities);
     let recalled = gather_memories(ctx, request, &query, now, &mut drops)?;
     let kept = dedup(cfg, request, recalled, &mut drops);
-    push_retrieved(cfg, &rules, kept, &mut items);
+    let used: Vec<Memory> = kept.iter().filter_map(|k| k.memory.clone()).collect();
+    let choice = turn_choice(ctx, request);
+    push_retrieved(cfg, &rules, kept, choice.as_ref(), &mut items);
 
     // Sections in configured order; items keep their order within one.
     let section_of: Vec<usize> = items.iter().map(|it| section_index(cfg, it.part)).collect();
@@ -104,6 +106,17 @@ pub fn pack(ctx: &Ctx, request: &PackRequest) -> Result<PackedContext, Error> {
         let (text, mut sections) = render(cfg, &layout, &headings, &forms);
         let tokens = count(&text);
         if tokens <= request.budget {
+            // What went into the context was used: counted, like a recall.
+            let packed: BTreeSet<&str> = items
+                .iter()
+                .zip(&forms)
+                .filter(|(_, f)| **f != Form::Dropped)
+                .map(|(it, _)| it.reference.as_str())
+                .collect();
+            crate::read::recall::count_use(
+                ctx,
+                used.iter().filter(|m| packed.contains(mem_ref(m).as_str())),
+            );
             let listed: u32 = sections.iter().map(|s| s.tokens).sum();
             if let Some(last) = sections.last_mut() {
                 last.tokens = last.tokens.saturating_add(tokens).saturating_sub(listed);
@@ -250,11 +263,97 @@ fn push_messages(
 
 /// Memories (facts, events, procedures), knowledge and artifacts: one line
 /// each, a label and the text as a quoted string.
-fn push_retrieved(cfg: &PackPolicy, rules: &SummaryRules, kept: Vec<Kept>, items: &mut Vec<Item>) {
+/// The current turn's choice for this task only ("use Java this time",
+/// "这次用 Java"): the kind of value it chooses, the value, and the
+/// message's words. Seed 004: the current request outranks a stored
+/// preference for this turn, and the context says so; the preference
+/// itself is not changed (a temporary exception, SPEC §3.3).
+struct TurnChoice {
+    category: &'static crate::vocab::Category,
+    value: &'static str,
+    words: String,
+}
+
+fn turn_choice(ctx: &Ctx, request: &PackRequest) -> Option<TurnChoice> {
+    let turn = request
+        .messages
+        .iter()
+        .rev()
+        .find(|m| m.role == Role::User && !m.text.trim().is_empty())?;
+    let (category, value, _) = crate::vocab::value_in(&turn.text)?;
+    let candidate = crate::types::Candidate {
+        id: None,
+        text: turn.text.clone(),
+        scope: request.scope.clone(),
+        source: crate::types::Source {
+            kind: SourceKind::User,
+            reference: None,
+        },
+        observed_at: None,
+        confidence: None,
+        kind_hint: None,
+        subject: None,
+        predicate: None,
+        object: None,
+        condition: None,
+        occurred_at: None,
+        valid_from: None,
+        valid_to: None,
+        entities: Vec::new(),
+        embedding: None,
+    };
+    let c = crate::write::classify::classify(&candidate, ctx.now(), ctx.policy);
+    (c.kind == crate::types::CandidateKind::Working).then(|| TurnChoice {
+        category,
+        value,
+        words: one_line(&turn.text),
+    })
+}
+
+/// Does the current turn's choice override this stored preference: a fact
+/// about a value of the same kind that names another value?
+fn overridden(m: &Memory, choice: Option<&TurnChoice>) -> Option<String> {
+    let choice = choice?;
+    let Payload::Semantic(p) = &m.payload else {
+        return None;
+    };
+    let same_kind = p.predicate == choice.category.name
+        || crate::vocab::category_of(&p.object).is_some_and(|c| c.name == choice.category.name);
+    let other_value = !crate::analysis::cues::fold(&p.object).contains(choice.value);
+    (same_kind && other_value).then(|| {
+        let words: String = choice
+            .words
+            .chars()
+            .take(60)
+            .map(|c| match c {
+                '[' => '(',
+                ']' => ')',
+                '\'' => '’',
+                c => c,
+            })
+            .collect();
+        format!("overridden by the current turn ('{words}')")
+    })
+}
+
+fn push_retrieved(
+    cfg: &PackPolicy,
+    rules: &SummaryRules,
+    kept: Vec<Kept>,
+    choice: Option<&TurnChoice>,
+    items: &mut Vec<Item>,
+) {
     let kept = order_conflicts(kept);
     for k in &kept {
         let label = match &k.memory {
-            Some(m) => memory_label(cfg, m, &k.also, &conflict_partners(m, &kept)),
+            Some(m) => {
+                let mut label = memory_label(cfg, m, &k.also, &conflict_partners(m, &kept));
+                if let Some(o) = overridden(m, choice) {
+                    label.push_str(" · ");
+                    label.push_str(&o);
+                }
+                label
+            }
             None => one_line(&k.reference),
         };
         let summary = summarize(&k.text, rules);
@@ -289,10 +388,10 @@ fn memory_label(cfg: &PackPolicy, m: &Memory, also: &[SourceKind], partners: &[S
     match m.status {
         Status::Active => {}
         Status::Conflicted if partners.is_empty() => {
-            parts.push("CONFLICT: another record disagrees; unresolved".into())
+            parts.push("conflict: another record disagrees; unresolved".into())
         }
         Status::Conflicted => parts.push(format!(
-            "CONFLICT: disagrees with {}; unresolved",
+            "conflict: disagrees with {}; unresolved",
             partners.join(", ")
         )),
         s => parts.push(format!("status {}", status_name(s))),
@@ -389,6 +488,10 @@ fn gather_memories(
         },
     )?;
     for s in &result.not_admitted {
+        // A revision no longer in force is listed below, with why.
+        if matches!(s.memory.status, Status::Superseded | Status::Expired) && !s.admission.time_ok {
+            continue;
+        }
         drops.push(dropped(mem_ref(&s.memory), DropReason::NotAdmitted));
     }
     let as_of = request.recall.as_of.unwrap_or(now);

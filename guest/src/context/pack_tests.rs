@@ -570,12 +570,12 @@ fn conflicts_are_marked_and_kept_together() {
         .expect("second side");
     assert_eq!(i1.abs_diff(i2), 1, "the two sides are adjacent: {lines:?}");
     assert!(
-        lines[i1].contains("CONFLICT: disagrees with m-window#2; unresolved"),
+        lines[i1].contains("conflict: disagrees with m-window#2; unresolved"),
         "{}",
         lines[i1]
     );
     assert!(
-        lines[i2].contains("CONFLICT: disagrees with m-window#1; unresolved"),
+        lines[i2].contains("conflict: disagrees with m-window#1; unresolved"),
         "{}",
         lines[i2]
     );
@@ -583,7 +583,7 @@ fn conflicts_are_marked_and_kept_together() {
         .iter()
         .find(|l| l.contains("备份"))
         .expect("other fact");
-    assert!(!plain.contains("CONFLICT"));
+    assert!(!plain.contains("conflict:"));
 }
 
 #[test]
@@ -1123,7 +1123,7 @@ fn the_release_scenario_packs() {
     // Facts, past events and procedures, labelled.
     let facts = section_body(&p.text, "## Facts");
     assert!(facts.contains("[semantic · 2026-07-15 · system-of-record] \"payment-service 的生产环境使用 PostgreSQL 14。\""), "{facts}");
-    assert!(facts.contains("CONFLICT: disagrees with"), "{facts}");
+    assert!(facts.contains("conflict: disagrees with"), "{facts}");
     let events = section_body(&p.text, "## Past events");
     assert!(events.contains("[episodic · 2026-08-31 · tool-output] \"2026-08-31，payment-service 发布到 staging 时，迁移脚本 V42"), "{events}");
     assert!(section_body(&p.text, "## Procedures")

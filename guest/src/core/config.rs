@@ -6,7 +6,7 @@
 use crate::types::{MemoryKind, SourceKind};
 
 /// Version of this configuration, recorded on every decision and memory.
-pub const POLICY_VERSION: &str = "engram-policy/2026.12.02-3";
+pub const POLICY_VERSION: &str = "engram-policy/2026.12.02-4";
 /// Version of the extraction code (classification + normalisation).
 pub const EXTRACTOR_VERSION: &str = "engram-extractor/0.1.0";
 
@@ -66,6 +66,21 @@ pub struct RankWeights {
     pub embedding_scan_limit: u32,
     /// The admission gate refuses memories riskier than this.
     pub max_risk: f64,
+    /// Query weight of a concept's other words (`vocab/concepts.txt`)
+    /// that the query does not say itself.
+    pub expansion: f64,
+    /// Query weight of generic words (`vocab/generic.txt`): they ask, they
+    /// say little about what.
+    pub generic: f64,
+    /// Abstention: the best candidate must cover this share of the
+    /// query's content groups (`read::coverage`), at least one …
+    pub abstain_share: f64,
+    /// … and at most this many.
+    pub abstain_max_groups: usize,
+    /// A query asking about more than this many things is a context (a
+    /// conversation, a task), not a question: it is never refused for
+    /// coverage, only memory by memory.
+    pub abstain_query_groups: usize,
 }
 
 /// Half-life of freshness decay per kind, in days (`None` = no decay).
@@ -138,8 +153,8 @@ impl Default for Policy {
                 similarity: 1.0,
                 scope: 0.05,
                 freshness: 0.05,
-                authority: 0.05,
-                typefit: 0.05,
+                authority: 0.3,
+                typefit: 0.3,
                 entity: 0.3,
                 risk: 0.5,
                 embedding: 0.5,
@@ -156,6 +171,11 @@ impl Default for Policy {
                 context_expand: 10,
                 embedding_scan_limit: 200,
                 max_risk: 0.9,
+                expansion: 0.5,
+                generic: 0.5,
+                abstain_share: 0.25,
+                abstain_max_groups: 2,
+                abstain_query_groups: 6,
             },
             decay: [
                 Decay {
@@ -695,6 +715,7 @@ pub static CUES: Cues = Cues {
     success: &[
         "成功", "解决了", "修复了", "恢复了", "完成了", "上线了", "结单", "succeeded", "success*", "fixed",
         "resolved", "recovered", "restored", "completed", "worked", "解决的", "解决掉", "搞定", "修好",
+        "后恢复", "已恢复", "恢复正常", "恢复服务", "back to normal",
     ],
     past_en: &[
         "was", "were", "had", "did", "ago", "yesterday", "last week", "last month", "went", "left",

@@ -142,9 +142,17 @@ pub fn scope_depth(s: &Scope) -> u32 {
 }
 
 /// A filter with nothing but a scope relation; callers narrow it.
+///
+/// Memories have no thread (`remember::lasting_scope`): an `exact` or
+/// `within` filter ignores the thread it is given, so a key, a list or a
+/// forget asked from inside a conversation reaches what was said in it.
 pub fn filter(scope: &Scope, scope_match: ScopeMatch) -> Filter {
+    let mut scope = scope.clone();
+    if matches!(scope_match, ScopeMatch::Exact | ScopeMatch::Within) {
+        scope.thread = None;
+    }
     Filter {
-        scope: scope.clone(),
+        scope,
         scope_match,
         kinds: Vec::new(),
         statuses: Vec::new(),

@@ -4,7 +4,8 @@
 
 use crate::types::{Datetime, Scope};
 use crate::wit_store::{
-    Filter, Principal, Receipt, StoreError, Stored, TermStats, Tombstone, WeightedTerm, WriteOp,
+    Event, Filter, Principal, Receipt, StoreError, Stored, TermStats, Tombstone, WeightedTerm,
+    WriteOp,
 };
 
 /// The store as the policy sees it (mirrors `engram:memory/store`).
@@ -25,6 +26,14 @@ pub trait Store {
     /// The fingerprint key of content owned by `scope`.
     fn fingerprint_key(&self, scope: &Scope) -> Result<Vec<u8>, StoreError>;
     fn count_events(&self, scope: &Scope, kind: &str, since: Datetime) -> Result<u64, StoreError>;
+    /// The events of one session and kind visible from `scope`, oldest
+    /// first (see `store.session-log`).
+    fn session_log(
+        &self,
+        scope: &Scope,
+        session: &str,
+        kind: &str,
+    ) -> Result<Vec<Event>, StoreError>;
 }
 
 /// The clock as the policy sees it.

@@ -84,6 +84,17 @@ fn payload_texts(m: &Memory) -> Vec<&str> {
             out.push(&p.predicate);
             out.push(&p.object);
             out.extend(p.condition.as_deref());
+            // A fact is also found by the words of its attribute's concept
+            // and its value's category (`vocab/`): "叫我林工" by 称呼 and
+            // name, "uses PostgreSQL 16" by 数据库 and database.
+            if let Some(c) = crate::vocab::concept(p.predicate.trim()) {
+                out.extend(c.words.iter().copied());
+            }
+            let category = crate::vocab::category(p.predicate.trim())
+                .or_else(|| crate::vocab::category_of(&p.object));
+            if let Some(c) = category {
+                out.extend(c.labels.iter().copied());
+            }
         }
         Payload::Episodic(e) => {
             out.extend(e.actors.iter().map(String::as_str));

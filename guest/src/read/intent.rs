@@ -89,6 +89,13 @@ pub struct Intent {
     pub semantic: bool,
     pub episodic: bool,
     pub procedural: bool,
+    /// It asks how a value was before or why it changed ("以前是多少天？为
+    /// 什么变了？", `vocab/cues.txt` `history`): past revisions answer it
+    /// too (seed 002 §7.14: "去年政策为何变化" reads history).
+    pub history: bool,
+    /// It asks about a failure ("为什么上次发布失败？"): a failed episode
+    /// is what it wants, not down-weighted.
+    pub failure: bool,
 }
 
 impl Intent {
@@ -134,11 +141,18 @@ pub fn intent(query: &str) -> Intent {
     let q = query.to_lowercase().replace('\u{2019}', "'");
     let any = |cues: &[&str]| cues.iter().any(|c| has_cue(&q, c));
     let procedural = any(PROCEDURAL);
+    let folded = crate::analysis::cues::fold(&q);
+    let terms = crate::analysis::text::terms(&q);
+    let terms: Vec<&str> = terms.iter().map(String::as_str).collect();
     Intent {
         episodic: any(EPISODIC),
         procedural,
         // "what is the procedure for…" asks for the procedure, not a fact.
         semantic: any(SEMANTIC) && !procedural,
+        history: !crate::vocab::cues_in(&folded, crate::vocab::HISTORY).is_empty(),
+        failure: crate::vocab::concepts_in(&terms)
+            .iter()
+            .any(|c| c.name == "failure"),
     }
 }
 
@@ -160,6 +174,16 @@ mod tests {
             (both.fit(Episodic), both.fit(Procedural), both.fit(Semantic)),
             (1.0, 1.0, 0.0)
         );
+    }
+
+    #[test]
+    fn history_and_failure_questions() {
+        assert!(intent("以前是多少天？为什么变了？").history);
+        assert!(intent("What was it before, and why did it change?").history);
+        assert!(!intent("现在退款期限是多少天？").history);
+        assert!(intent("为什么上次发布失败？").failure);
+        assert!(intent("Why did the last release fail?").failure);
+        assert!(!intent("How do I release payment-service?").failure);
     }
 
     #[test]

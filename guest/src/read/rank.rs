@@ -56,6 +56,11 @@ pub struct QueryModel {
     pub sensitivity_ceiling: Sensitivity,
     /// Periods the query names, as [start, end) in epoch ms (empty: none).
     pub periods: Vec<(i64, i64)>,
+    /// What the query asks about (`read::coverage`): per content group,
+    /// the indices into `terms` of its terms the store knows.
+    pub groups: Vec<Vec<usize>>,
+    /// The content groups' labels, aligned with `groups`.
+    pub group_labels: Vec<String>,
 }
 
 impl QueryModel {
@@ -222,6 +227,29 @@ pub fn scope_fit(m: &Memory, query: &Query) -> f64 {
     (scope_depth(&m.scope) as f64 / q as f64).min(1.0)
 }
 
+/// How much a memory's source counts, in [0, 1], times its confidence. For
+/// a fact, by what it is about (`resolve::domain_of`): the user for their
+/// own preferences, the system of record for world and business facts
+/// (seed 002 §7.16: 订单系统也不是用户写作偏好的权威来源); otherwise by
+/// the source's general standing.
+pub fn authority(m: &Memory, policy: &Policy) -> f64 {
+    let lc = &policy.lifecycle;
+    let standing = match &m.payload {
+        Payload::Semantic(_) => {
+            let d = crate::write::resolve::domain_of(m, lc);
+            let top = crate::types::SourceKind::ALL
+                .iter()
+                .map(|k| lc.authority(d, *k))
+                .max()
+                .unwrap_or(1)
+                .max(1);
+            f64::from(lc.authority(d, m.provenance.source.kind)) / f64::from(top)
+        }
+        _ => policy.source(m.provenance.source.kind).authority,
+    };
+    standing * m.confidence
+}
+
 /// Cosine of two embeddings (None when either is missing, empty, of another
 /// dimension or zero).
 pub fn cosine(a: Option<&[f32]>, b: Option<&[f32]>) -> Option<f64> {
@@ -255,6 +283,8 @@ pub struct Evidence {
     pub embedding: Option<f64>,
     /// Was the revision in force at the query's as-of instant?
     pub in_force: bool,
+    /// How many of the query's content groups it covers.
+    pub covered: usize,
 }
 
 /// Gather a candidate's evidence.
@@ -273,6 +303,11 @@ pub fn evidence(
         entity: entity_overlap(q, &c.keys),
         embedding: cosine(query.embedding.as_deref(), m.embedding.as_deref()),
         in_force,
+        covered: q
+            .groups
+            .iter()
+            .filter(|g| g.iter().any(|&i| c.tf.get(i).is_some_and(|f| *f > 0.0)))
+            .count(),
     }
 }
 
@@ -310,7 +345,7 @@ pub fn score(
     } else {
         (time_fit(m, &q.periods), w.named_time)
     };
-    let authority = policy.source(m.provenance.source.kind).authority * m.confidence;
+    let authority = authority(m, policy);
     let typefit = q.intent.fit(m.kind);
     let risk = risk(m);
     let mut total = w.similarity * similarity
@@ -320,8 +355,10 @@ pub fn score(
         + w.typefit * typefit
         + w.entity * e.entity
         - w.risk * risk;
+    // Failed episodes are kept but down-weighted (seed 001), unless the
+    // query asks about a failure: then they are what it wants.
     if let Payload::Episodic(ep) = &m.payload {
-        if ep.success == Some(false) {
+        if ep.success == Some(false) && !q.intent.failure {
             total *= w.failed_episode;
         }
     }
@@ -380,6 +417,16 @@ pub fn admission(
         Some("kind not asked for".to_string())
     } else if !sensitivity_ok {
         Some("above the sensitivity ceiling".to_string())
+    } else if !q.groups.is_empty()
+        && e.covered == 0
+        && e.context_coverage <= 0.0
+        && e.entity <= 0.0
+        && e.embedding.is_none()
+    {
+        Some(format!(
+            "matches none of what the query asks about ({})",
+            q.group_labels.join(", ")
+        ))
     } else if relevance <= policy.admission_min_relevance {
         Some(format!(
             "relevance {relevance:.3} not above the minimum {:.3}",

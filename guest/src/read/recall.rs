@@ -46,6 +46,7 @@ use crate::types::{
     Datetime, Error, Memory, Query, RecallResult, ScoredMemory, Sensitivity, Status,
 };
 use crate::wit_store::{Filter, ScopeMatch, Stored, WeightedTerm};
+use crate::write::resolve::effective_start;
 
 /// Default number of results when a query asks for 0.
 pub const DEFAULT_K: u32 = 10;
@@ -65,8 +66,11 @@ pub fn is_historical(as_of: Datetime, now: Datetime) -> bool {
 }
 
 /// The statuses a recall reads from the store. Pending, retracted and
-/// archived memories are never read; superseded and expired revisions only
-/// for a past as-of instant (and then only those in force at it are used).
+/// archived memories are never read; expired revisions only for a past
+/// as-of instant (and then only those in force at it are used). Superseded
+/// revisions are read too: one replaced by a revision that takes effect
+/// later (`valid-from` next month) is still the one in force until then,
+/// and the store's validity filter leaves out every other.
 pub fn statuses_read(historical: bool) -> Vec<Status> {
     if historical {
         vec![
@@ -76,16 +80,19 @@ pub fn statuses_read(historical: bool) -> Vec<Status> {
             Status::Expired,
         ]
     } else {
-        vec![Status::Active, Status::Conflicted]
+        vec![Status::Active, Status::Conflicted, Status::Superseded]
     }
 }
 
-/// The hard filter of a query, pushed down to the store.
+/// The hard filter of a query, pushed down to the store. A question about
+/// history ("以前是多少天？为什么变了？", `Intent::history`) reads past
+/// revisions whatever their validity.
 pub fn recall_filter(q: &Query, as_of: Datetime, now: Datetime) -> Filter {
+    let history = crate::read::intent::intent(&q.text).history;
     let mut f = filter(&q.scope, ScopeMatch::Visible);
     f.kinds = q.kinds.clone();
-    f.statuses = statuses_read(is_historical(as_of, now));
-    f.valid_at = Some(as_of);
+    f.statuses = statuses_read(history || is_historical(as_of, now));
+    f.valid_at = (!history).then_some(as_of);
     f.sensitivity_max = Some(q.sensitivity_ceiling.unwrap_or(DEFAULT_CEILING));
     f.exclude_archived = true;
     f
@@ -126,10 +133,48 @@ pub fn recall(ctx: &Ctx, queries: &[Query]) -> Result<Vec<RecallResult>, Error> 
         validate(i, q)?;
     }
     let mut cache = DocCache::default();
-    queries
+    let results: Vec<RecallResult> = queries
         .iter()
         .map(|q| recall_with(ctx, q, &mut cache))
-        .collect()
+        .collect::<Result<_, _>>()?;
+    count_use(
+        ctx,
+        results
+            .iter()
+            .flat_map(|r| r.results.iter().map(|s| &s.memory)),
+    );
+    Ok(results)
+}
+
+/// Count a read's use of the memories it handed out — `access-count` up by
+/// one, `last-accessed` set to the clock's now — in one commit for the
+/// whole call (seed 001's `access_count`/`last_accessed`; usage is a
+/// signal for archival, never for ranking). Usage is bookkeeping: a store
+/// that cannot take the write (a read-only file, a lock held too long)
+/// still answers the read.
+pub fn count_use<'a>(ctx: &Ctx, memories: impl Iterator<Item = &'a Memory>) {
+    // In UTC: the stores keep only the instant of a use (a column beside
+    // the row), so every store reads back the same value.
+    let at = crate::types::Datetime {
+        epoch_ms: ctx.now().epoch_ms,
+        offset_minutes: 0,
+    };
+    let mut seen: BTreeSet<(String, u32)> = BTreeSet::new();
+    let ops: Vec<crate::wit_store::WriteOp> = memories
+        .filter(|m| seen.insert((m.id.clone(), m.revision)))
+        .map(|m| {
+            crate::wit_store::WriteOp::Touch(crate::wit_store::Access {
+                memory: crate::types::MemoryRef {
+                    id: m.id.clone(),
+                    revision: m.revision,
+                },
+                at,
+            })
+        })
+        .collect();
+    if !ops.is_empty() {
+        let _ = ctx.store.commit(&ops);
+    }
 }
 
 /// Rank memories for one query.
@@ -212,6 +257,8 @@ struct Analysed {
     explicit: Vec<String>,
     /// Entity-value postings probed from names in the text (`v=`).
     probes: Vec<String>,
+    /// What the query asks about (`read::coverage`).
+    asked: crate::read::coverage::Asked,
 }
 
 fn analyse_query(q: &Query, ctx: &Ctx) -> Analysed {
@@ -222,15 +269,25 @@ fn analyse_query(q: &Query, ctx: &Ctx) -> Analysed {
         .map(|l| (line_weight(l, w.agent_turn), analyze(l)))
         .filter(|(_, t)| !t.is_empty())
         .collect();
+    let asked = crate::read::coverage::asked(&q.text);
     let mut terms: BTreeMap<String, (f64, usize)> = BTreeMap::new();
     let mut order = 0usize;
     for (lw, toks) in &lines {
         for t in toks {
             let unigram = t.cjk && t.part;
+            let generic = asked.generic.contains(&t.term);
             let e = terms.entry(t.term.clone()).or_insert((0.0, order));
-            e.0 += lw * if unigram { w.cjk_unigram } else { 1.0 };
+            e.0 += lw
+                * if unigram { w.cjk_unigram } else { 1.0 }
+                * if generic { w.generic } else { 1.0 };
             order += 1;
         }
+    }
+    // The other words of the concepts the query names ("怎么称呼我" also
+    // asks for 叫我, name): searched and scored, at a lower weight.
+    for t in &asked.expansions {
+        terms.entry(t.clone()).or_insert((w.expansion, order));
+        order += 1;
     }
     let explicit: Vec<String> = q
         .entities
@@ -268,6 +325,7 @@ fn analyse_query(q: &Query, ctx: &Ctx) -> Analysed {
         terms,
         explicit,
         probes,
+        asked,
     }
 }
 
@@ -381,7 +439,17 @@ fn query_model(
             });
         }
     }
+    let index_of = |t: &String| terms.iter().position(|q| &q.term == t);
+    let groups: Vec<Vec<usize>> = a
+        .asked
+        .groups
+        .iter()
+        .map(|g| g.terms.iter().filter_map(index_of).collect())
+        .collect();
+    let group_labels = a.asked.groups.iter().map(|g| g.label.clone()).collect();
     let model = QueryModel {
+        groups,
+        group_labels,
         terms,
         entities,
         average_length: avg,
@@ -595,8 +663,13 @@ fn recall_with(ctx: &Ctx, q: &Query, cache: &mut DocCache) -> Result<RecallResul
     // The store counted the query's terms in what its search returned;
     // anything else (the embedding scan, records indexed before the store
     // kept counts) is analysed here, with the same result.
+    let history = model.intent.history;
     let mut gather = |s: &Stored| {
-        let in_force = in_force_at(&s.memory, as_of);
+        // A history question uses past revisions as evidence of how it was.
+        let past = history
+            && matches!(s.memory.status, Status::Superseded | Status::Expired)
+            && effective_start(&s.memory).epoch_ms <= as_of.epoch_ms;
+        let in_force = in_force_at(&s.memory, as_of) || past;
         let counts =
             Counts::from_store(&model, s).unwrap_or_else(|| Counts::of_doc(&model, cache.get(s)));
         evidence(&model, q, &s.memory, &counts, in_force, policy)
@@ -618,17 +691,18 @@ fn recall_with(ctx: &Ctx, q: &Query, cache: &mut DocCache) -> Result<RecallResul
         .filter(|e| e.in_force)
         .map(|e| contextual_raw(e, policy))
         .fold(0.0f64, f64::max);
-    let mut scored: Vec<ScoredMemory> = candidates
+    let mut scored: Vec<(ScoredMemory, usize)> = candidates
         .into_iter()
         .zip(&evid)
-        .map(|(s, e)| score(&model, q, s.memory, e, best_raw, policy))
+        .map(|(s, e)| (score(&model, q, s.memory, e, best_raw, policy), e.covered))
         .collect();
-    scored.sort_by(|a, b| {
+    scored.sort_by(|(a, _), (b, _)| {
         b.score
             .total_cmp(&a.score)
             .then_with(|| a.memory.id.cmp(&b.memory.id))
             .then_with(|| b.memory.revision.cmp(&a.memory.revision))
     });
+    let (mut scored, covered_of): (Vec<ScoredMemory>, Vec<usize>) = scored.into_iter().unzip();
 
     // Deduplicate: a memory that repeats a better-ranked admitted one (same
     // kind, text, event time and entities) adds nothing to a context.
@@ -651,8 +725,45 @@ fn recall_with(ctx: &Ctx, q: &Query, cache: &mut DocCache) -> Result<RecallResul
             }
         }
     }
+    // Abstention: when the best candidate covers too little of what the
+    // query asks about, nothing stored answers it (read::coverage).
+    let needed = crate::read::coverage::needed(
+        model.groups.len(),
+        policy.rank.abstain_share,
+        policy.rank.abstain_max_groups,
+        policy.rank.abstain_query_groups,
+    );
+    let best_covered = scored
+        .iter()
+        .zip(&covered_of)
+        .filter(|(s, _)| s.admission.admit)
+        .map(|(_, c)| *c)
+        .max()
+        .unwrap_or(0);
+    let mut abstention = None;
+    // With the caller's embedding the query has a semantic signal of its
+    // own: lexical coverage no longer decides that nothing answers it.
+    if best_covered < needed && q.embedding.is_none() {
+        let why = format!(
+            "nothing relevant: the best candidate covers {best_covered} of the {} things the query asks about ({}), {needed} needed",
+            model.groups.len(),
+            model.group_labels.join(", ")
+        );
+        for s in scored.iter_mut().filter(|s| s.admission.admit) {
+            s.admission.admit = false;
+            s.admission.reason = Some(why.clone());
+        }
+        abstention = Some(why);
+    } else if !scored.iter().any(|s| s.admission.admit) {
+        abstention = Some(if scored.is_empty() {
+            "nothing relevant: no stored memory in scope matches the query".to_string()
+        } else {
+            "nothing relevant: no candidate passed the admission gate".to_string()
+        });
+    }
     let (admitted, refused): (Vec<_>, Vec<_>) = scored.into_iter().partition(|s| s.admission.admit);
     Ok(RecallResult {
+        abstention,
         query_id: q.id.clone(),
         results: admitted.into_iter().take(k).collect(),
         not_admitted: if q.explain_rejected {

@@ -11,8 +11,8 @@ use crate::core::model::{
 use crate::core::store::Store;
 use crate::types::{Datetime, Memory, Scope, Status};
 use crate::wit_store::{
-    Filter, Principal, Receipt, ScopeMatch, StoreError, Stored, TermStats, Tombstone, WeightedTerm,
-    WriteOp,
+    Event, Filter, Principal, Receipt, ScopeMatch, StoreError, Stored, TermStats, Tombstone,
+    WeightedTerm, WriteOp,
 };
 
 #[derive(Clone, Default)]
@@ -329,10 +329,12 @@ impl Store for MemStore {
                     receipt.sequences.push(seq);
                     next.events.push((e.session.clone(), seq, e.clone()));
                 }
-                WriteOp::Touch(r) => {
+                WriteOp::Touch(a) => {
+                    let r = &a.memory;
                     if let Some((s, _)) = next.rows.get_mut(&(r.id.clone(), r.revision)) {
                         if principal_covers(&self.principal, &s.memory.scope) {
                             s.memory.access_count += 1;
+                            s.memory.last_accessed = Some(a.at);
                         }
                     }
                 }
@@ -382,6 +384,25 @@ impl Store for MemStore {
                 e.kind == kind && e.scope == *scope && e.at.epoch_ms >= since.epoch_ms
             })
             .count() as u64)
+    }
+
+    fn session_log(
+        &self,
+        scope: &Scope,
+        session: &str,
+        kind: &str,
+    ) -> Result<Vec<Event>, StoreError> {
+        self.check(scope)?;
+        let mut out: Vec<(u64, Event)> = self
+            .state
+            .borrow()
+            .events
+            .iter()
+            .filter(|(s, _, e)| s == session && e.kind == kind && scope_visible(&e.scope, scope))
+            .map(|(_, seq, e)| (*seq, e.clone()))
+            .collect();
+        out.sort_by_key(|(seq, _)| *seq);
+        Ok(out.into_iter().map(|(_, e)| e).collect())
     }
 }
 

@@ -54,6 +54,7 @@ pub fn memory(id: &str, kind: MemoryKind, text: &str, scope: Scope, at: Datetime
             },
             source_event_ids: Vec::new(),
             external_id: None,
+            thread: None,
             extractor_version: "test".into(),
             policy_version: "test".into(),
         },

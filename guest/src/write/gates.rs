@@ -695,6 +695,7 @@ mod tests {
                 source: c.source.clone(),
                 source_event_ids: vec![],
                 external_id: None,
+                thread: None,
                 extractor_version: String::new(),
                 policy_version: String::new(),
             },

@@ -3,6 +3,7 @@
 pub mod classify;
 pub mod detect;
 pub mod gates;
+pub mod key;
 pub mod model;
 pub mod remember;
 pub mod resolve;

@@ -210,6 +210,18 @@ pub(crate) fn scope_seed(s: &crate::types::Scope) -> String {
     )
 }
 
+/// Where a long-term memory lives: the candidate's scope without its
+/// thread. A memory belongs to its speaker (and project, agent), not to the
+/// conversation it was said in; the thread is kept as provenance. Only task
+/// state (working memory) is thread-bound (seed 001: a preference said in
+/// one session is known in the next).
+pub fn lasting_scope(s: &crate::types::Scope) -> crate::types::Scope {
+    crate::types::Scope {
+        thread: None,
+        ..s.clone()
+    }
+}
+
 /// Build the first revision of a memory from a candidate and its verdicts.
 fn build_memory(
     c: &Candidate,
@@ -221,7 +233,8 @@ fn build_memory(
     policy_version: &str,
 ) -> Memory {
     let observed = c.observed_at.unwrap_or(now);
-    let id = memory_id(kind, &scope_seed(&c.scope), &payload, &c.text);
+    let scope = lasting_scope(&c.scope);
+    let id = memory_id(kind, &scope_seed(&scope), &payload, &c.text);
     let status = if outcome.disposition == Disposition::Pending {
         Status::Pending
     } else {
@@ -231,13 +244,14 @@ fn build_memory(
         id,
         revision: 1,
         kind,
-        scope: c.scope.clone(),
+        scope,
         text: c.text.trim().to_string(),
         payload,
         provenance: Provenance {
             source: c.source.clone(),
             source_event_ids: c.source.reference.iter().cloned().collect(),
             external_id,
+            thread: c.scope.thread.clone(),
             extractor_version: EXTRACTOR_VERSION.to_string(),
             policy_version: policy_version.to_string(),
         },
@@ -522,7 +536,7 @@ fn decide(ctx: &Ctx, c: &Candidate, erased: &Erased, batch: &Batch) -> Result<De
     let existing: Vec<Memory> = match &cls.payload {
         Some(p) if crate::core::model::principal_covers(&principal, &c.scope) => {
             let kind = memory_kind_of(cls.kind).unwrap_or(MemoryKind::Semantic);
-            let id = memory_id(kind, &scope_seed(&c.scope), p, &c.text);
+            let id = memory_id(kind, &scope_seed(&lasting_scope(&c.scope)), p, &c.text);
             live(&batch.revisions(ctx, &id)?)
                 .into_iter()
                 .map(|s| s.memory)
@@ -810,7 +824,7 @@ fn plan_import(
         );
         if semantic_key(&m).is_none() {
             // Episodes and procedures are identified by their external id.
-            m.id = make_id("m", &format!("{}|{}", scope_seed(&c.scope), r.external_id));
+            m.id = make_id("m", &format!("{}|{}", scope_seed(&m.scope), r.external_id));
         }
         let revs = batch.revisions(ctx, &m.id)?;
         let resolution = if semantic_key(&m).is_some() {

@@ -126,11 +126,45 @@ pub fn is_retraction(m: &Memory, lc: &Lifecycle) -> bool {
     }
 }
 
+/// Does a memory's text say its value changes ("instead", "改为",
+/// `vocab/cues.txt` `change`)?
+fn changes(m: &Memory) -> bool {
+    !crate::vocab::cues_in(&crate::analysis::cues::fold(&m.text), crate::vocab::CHANGE).is_empty()
+}
+
+/// The document or system a reference points into: the part before its
+/// fragment or version (`doc:api-guide#p3` → `doc:api-guide`).
+fn origin_of(r: &str) -> &str {
+    r.split(['#', '@', '?']).next().unwrap_or(r).trim()
+}
+
+/// Do two memories come from the same origin (the same document or
+/// system, whatever part or version of it)?
+fn same_origin(a: &Memory, b: &Memory) -> bool {
+    match (
+        a.provenance.source.reference.as_deref(),
+        b.provenance.source.reference.as_deref(),
+    ) {
+        (Some(x), Some(y)) => origin_of(x) == origin_of(y),
+        _ => false,
+    }
+}
+
 /// Is `new` independent evidence for `old`, or a copy along the same source
 /// chain (same event, a summary of it, an agent's restatement)? Inferences
-/// and unreferenced sources never count as independent.
+/// and unreferenced sources never count as independent, and neither does
+/// the same words from a source of the same kind: a document's sentence
+/// copied into another document (a mirror, a page quoting it) is one claim
+/// under two references, not two claims (seed 002 §7.16: 重复内容不等于独立
+/// 证据). Another document saying it in its own words, or another kind of
+/// origin (the system of record, the user), is evidence.
 pub fn independent(new: &Memory, old: &Memory, policy: &Policy) -> bool {
     if policy.source(new.provenance.source.kind).inferred {
+        return false;
+    }
+    if new.provenance.source.kind == old.provenance.source.kind
+        && normalised(&new.text) == normalised(&old.text)
+    {
         return false;
     }
     let Some(r) = new.provenance.source.reference.as_deref() else {
@@ -399,6 +433,25 @@ pub fn resolve(new: &Memory, revisions: &[Stored], now: Datetime, policy: &Polic
             .map(|s| effective_start(&s.memory).epoch_ms)
             .max()
             .unwrap_or(i64::MIN);
+        // Two sources of one kind stating different values for the same
+        // moment: for a world fact, undecidable — both kept as conflicted
+        // (seed 002 §7.16: 无法裁定时保留冲突), unless they are one source
+        // chain (a new version of the same document). A person's own later
+        // word, or an explicit change ("instead", "改为"), decides.
+        let simultaneous = effective_start(new).epoch_ms == latest
+            && domain == FactDomain::World
+            && !changes(new)
+            && valid.iter().all(|s| !same_origin(new, &s.memory));
+        if simultaneous {
+            return outcome(
+                Resolution::Conflict { with: live.clone() },
+                Some(format!(
+                    "{} and {} state different values for the same moment: undecidable, both kept as conflicted",
+                    who(new),
+                    rev_label(head)
+                )),
+            );
+        }
         if effective_start(new).epoch_ms >= latest {
             return outcome(
                 Resolution::Supersede {

@@ -63,6 +63,12 @@ pub enum Cmd {
     /// Verdicts on pending memories ({"id","revision","verdict":"approve"|"reject","reference"?}
     /// per line) → one outcome per line.
     Review,
+    /// Execution records by operation id (what a tool side effect did):
+    /// `record` and `get`, JSON Lines in and out.
+    Operations {
+        #[command(subcommand)]
+        cmd: OperationsCmd,
+    },
     /// Print the revision chain of one memory.
     History {
         #[arg(long)]
@@ -86,7 +92,8 @@ pub enum Cmd {
     Serve(super::serve::ServeArgs),
     /// Speak the Model Context Protocol on stdin/stdout for --tenant
     /// (optional --user/--project): tools remember, recall, pack_context,
-    /// forget, list_memories, memory_history, review_memories.
+    /// forget, list_memories, memory_history, review_memories,
+    /// record_operation, get_operation.
     Mcp,
     /// Load a spawned `engram serve` with concurrent remember/recall
     /// clients on loopback and report throughput and latency (docs/serve.md).
@@ -98,6 +105,19 @@ pub enum Cmd {
     },
     /// PostgreSQL: rewrite the tables so erased rows leave no bytes behind (VACUUM FULL).
     Vacuum,
+}
+
+/// `engram operations …`.
+#[derive(Subcommand, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OperationsCmd {
+    /// Records ({"operation_id","scope","tool","status","idempotency_key"?,
+    /// "result_ref"?,"result_digest"?,"detail"?,"at"?} per line) → one receipt
+    /// per line ({"action","operation_id","revision","status"}), all in one
+    /// transaction.
+    Record,
+    /// Lookups ({"operation_id","scope"} per line) → one line each: the
+    /// operation's latest record, revision and history, or "found": false.
+    Get,
 }
 
 pub fn main() -> i32 {
@@ -385,10 +405,21 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         Cmd::Import => ("import", TenantBy::Scope),
         Cmd::Recall => ("recall", TenantBy::Scope),
         Cmd::Review => ("review", TenantBy::MemoryId),
+        Cmd::Operations {
+            cmd: OperationsCmd::Record,
+        } => ("record-operations", TenantBy::Scope),
+        Cmd::Operations {
+            cmd: OperationsCmd::Get,
+        } => ("get-operations", TenantBy::Scope),
         _ => ("", TenantBy::Scope),
     };
     match &cli.cmd {
-        Cmd::Classify | Cmd::Remember | Cmd::Import | Cmd::Recall | Cmd::Review => {
+        Cmd::Classify
+        | Cmd::Remember
+        | Cmd::Import
+        | Cmd::Recall
+        | Cmd::Review
+        | Cmd::Operations { .. } => {
             let input = read_all(stdin)?;
             let text = if cli.cmd_writes() {
                 transactional(&mut engram, |e| batch(&cli, e, op, &input, by))?
@@ -503,11 +534,21 @@ pub(crate) fn status_names() -> String {
 }
 
 impl Cli {
-    /// Classify, remember, import and review run in one transaction.
+    /// Classify, remember, import, review and operation records run in
+    /// one transaction.
     fn cmd_writes(&self) -> bool {
+        // Recall counts the use of what it returns (`touch`), so a recall
+        // invocation that fails part-way must roll those counts back too.
         matches!(
             self.cmd,
-            Cmd::Classify | Cmd::Remember | Cmd::Import | Cmd::Review
+            Cmd::Classify
+                | Cmd::Recall
+                | Cmd::Remember
+                | Cmd::Import
+                | Cmd::Review
+                | Cmd::Operations {
+                    cmd: OperationsCmd::Record
+                }
         )
     }
 }

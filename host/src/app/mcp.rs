@@ -98,6 +98,20 @@ const TOOLS: &[ToolSpec] = &[
         defaults: &[],
         shape: Shape::Items("One verdict per pending memory; all are applied together or none is."),
     },
+    ToolSpec {
+        name: "record_operation",
+        operation: "record-operations",
+        description: "Record what a tool's side effect did, keyed by its operation_id (e.g. a refund, a deployment, an email): `status` submitted before or while it runs, then succeeded or failed once known, or unknown when the outcome was lost (a timeout). Give the tool, the idempotency_key it was called with, and result_ref/result_digest/detail when known. Returns {action, operation_id, revision, status}: created (first record), updated (a new status) or duplicate (the same record again: nothing changed; status says where the operation stands). A final status (succeeded, failed), the tool and the idempotency key never change: such a record is refused. Execution records are not memories: recall never returns them; look them up with get_operation.",
+        defaults: &[],
+        shape: Shape::Scoped,
+    },
+    ToolSpec {
+        name: "get_operation",
+        operation: "get-operations",
+        description: "Look up a tool side effect by its operation_id, exactly (never by similarity): whether it was submitted, succeeded, failed or is unknown, with its idempotency_key, result_ref, result_digest, revision and the history of its statuses; {\"found\": false} when this principal has no record of it. Check this before retrying a side effect: an unknown outcome is verified against the real system by its idempotency key, not retried blindly.",
+        defaults: &[],
+        shape: Shape::Scoped,
+    },
 ];
 
 /// The scope fields the principal owns.
@@ -283,7 +297,9 @@ impl ServerHandler for EngramMcp {
                  anything worth keeping (it decides what is stored), recall before answering \
                  questions that depend on the past, pack_context to build a budgeted prompt, \
                  forget when the user asks to erase something, review_memories when the user \
-                 confirms or refuses a memory that waits for review.",
+                 confirms or refuses a memory that waits for review; record_operation for what \
+                 a tool's side effect did, by its operation id, and get_operation to look it \
+                 up exactly before retrying one.",
             )
     }
 

@@ -38,8 +38,8 @@ use sql::{exact_scope, filter_clause, needs_memory_columns, principal_clause, wi
 
 use crate::backend::Backend;
 use crate::bindings::{
-    Datetime, Filter, Memory, Payload, Principal, Receipt, Scope, Sensitivity, StoreError, Stored,
-    TermStats, Tombstone, WeightedTerm, WriteOp,
+    Datetime, Event, Filter, Memory, Payload, Principal, Receipt, Scope, Sensitivity, StoreError,
+    Stored, TermStats, Tombstone, WeightedTerm, WriteOp,
 };
 use crate::fingerprint::{FingerprintSecret, KeyHolder, KeySource};
 use crate::postings_cache::PostingsCache;
@@ -684,6 +684,56 @@ impl Backend for PgStore {
         Ok(n as u64)
     }
 
+    fn session_log(
+        &mut self,
+        scope: &Scope,
+        session: &str,
+        kind: &str,
+    ) -> Result<Vec<Event>, StoreError> {
+        // The primary key (tenant, session, seq) finds the session's rows;
+        // an event is visible when each dimension is unset or equal.
+        let sql = "SELECT user_id, project, thread, agent, payload, at FROM events
+             WHERE tenant = $1 AND session = $2 AND kind = $3
+               AND (user_id IS NULL OR user_id = $4) AND (project IS NULL OR project = $5)
+               AND (thread IS NULL OR thread = $6) AND (agent IS NULL OR agent = $7)
+             ORDER BY seq";
+        let rows = self.on_conn(&scope.tenant, |c| {
+            c.query(
+                sql,
+                &[
+                    &scope.tenant,
+                    &session,
+                    &kind,
+                    &scope.user,
+                    &scope.project,
+                    &scope.thread,
+                    &scope.agent,
+                ],
+            )
+            .map_err(|e| db_err(e, "reading a session's events"))
+        })?;
+        Ok(rows
+            .iter()
+            .map(|r| Event {
+                session: session.to_string(),
+                scope: Scope {
+                    tenant: scope.tenant.clone(),
+                    user: r.get(0),
+                    project: r.get(1),
+                    thread: r.get(2),
+                    agent: r.get(3),
+                },
+                kind: kind.to_string(),
+                payload: r.get(4),
+                // The table keeps the instant, not its offset.
+                at: Datetime {
+                    epoch_ms: r.get(5),
+                    offset_minutes: 0,
+                },
+            })
+            .collect())
+    }
+
     fn records_read(&self) -> u64 {
         self.reads
     }
@@ -855,13 +905,15 @@ fn apply_ops(
                 .map_err(|e| db_err(e, "writing a tombstone"))?;
             }
             WriteOp::Append(e) => receipt.sequences.push(append_event(c, e)?),
-            WriteOp::Touch(r) => {
+            WriteOp::Touch(a) => {
+                let r = &a.memory;
                 let mut args = Args::default();
+                let at = args.arg(a.at.epoch_ms);
                 let w = principal_clause(&mut args, principal);
                 let i = args.arg(r.id.clone());
                 let v = args.arg(r.revision as i64);
                 c.execute(
-                    &format!("UPDATE memories m SET access_count = access_count + 1 WHERE {w} AND m.id = {i} AND m.revision = {v}"),
+                    &format!("UPDATE memories m SET access_count = access_count + 1, last_access = {at} WHERE {w} AND m.id = {i} AND m.revision = {v}"),
                     &args.refs(),
                 )
                 .map_err(|e| db_err(e, "counting an access"))?;

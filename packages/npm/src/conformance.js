@@ -82,6 +82,12 @@ export async function runScenario(scenario, { Engram, store, load = {}, host = '
           case 'review':
             ok = await engram.review(s.items, options);
             break;
+          case 'record-operations':
+            ok = await engram.recordOperations(s.records, options);
+            break;
+          case 'get-operations':
+            ok = await engram.getOperations(s.lookups, options);
+            break;
           case 'history':
             ok = await engram.history(s.id, options);
             break;

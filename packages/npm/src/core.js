@@ -205,6 +205,7 @@ export class Engram {
           return deriveKey(store.fingerprintSecret(), owner);
         },
         countEvents: (scope, kind, since) => (scoped(scope), store.countEvents(scope, kind, since)),
+        sessionLog: (scope, session, kind) => (scoped(scope), store.sessionLog(scope, session, kind)),
       },
     };
   }
@@ -348,6 +349,30 @@ export class Engram {
    */
   async review(items, options) {
     return oneOrMany(items, await this.call('review', batch(items), options));
+  }
+
+  /**
+   * Record what tool side effects did, by operation id (`{operation_id,
+   * scope, tool, status: 'submitted'|'succeeded'|'failed'|'unknown',
+   * idempotency_key?, result_ref?, result_digest?, detail?, at?}`, one or an
+   * array), in one atomic commit: each answers `{action: 'created'|'updated'|
+   * 'duplicate', operation_id, revision, status}`. A final status, the tool,
+   * the idempotency key and the scope of an operation never change: such a
+   * record is refused (`invalid-input` naming the item and the field) and
+   * nothing is written.
+   */
+  async recordOperations(records, options) {
+    return oneOrMany(records, await this.call('record-operations', batch(records), options));
+  }
+
+  /**
+   * Look operations up by id, exactly (`{operation_id, scope}`, one or an
+   * array): the latest record beside `found`, `revision` and `history`, or
+   * `{found: false, history: [], operation_id, revision: 0}` when none is
+   * visible from the scope. Never a similarity search.
+   */
+  async getOperations(lookups, options) {
+    return oneOrMany(lookups, await this.call('get-operations', batch(lookups), options));
   }
 
   /** Every revision of one memory, oldest first. */

@@ -3,9 +3,10 @@
 // tests/src/store_conformance.rs): ids are per tenant, updates and touches
 // reach only the principal's records in their own scope, scrubs only the
 // events within their scope, tombstones apply only where their owner's
-// content was visible, and the fingerprint key is derived as every host
-// derives it. `checkStore(makeStore, codec)` runs each on a fresh store and
-// returns their names; a failed check throws naming what differed. `codec`
+// content was visible, a session's log shows what its scope can see, and
+// the fingerprint key is derived as every host derives it.
+// `checkStore(makeStore, codec)` runs each on a fresh store and returns
+// their names; a failed check throws naming what differed. `codec`
 // is an `Engram`'s (`engram.codec`): the records are the component's
 // decoding of a row body, and a store that keeps row bodies is given it.
 
@@ -60,7 +61,7 @@ const CHECKS = {
       conflict = e.payload?.tag === 'conflict';
     }
     assert(conflict, 'a second revision 1 within one tenant conflicts');
-    store.commit(principal('a'), [{ tag: 'touch', val: { id: 'm-shared', revision: 1 } }, { tag: 'erase', val: 'm-shared' }]);
+    store.commit(principal('a'), [{ tag: 'touch', val: { memory: { id: 'm-shared', revision: 1 }, at: { epochMs: 5n, offsetMinutes: 0 } } }, { tag: 'erase', val: 'm-shared' }]);
     equal(texts(store, 'a', 'm-shared'), [], 'erased in tenant a');
     const kept = store.revisions(principal('b'), 'm-shared');
     equal([kept.length, kept[0]?.memory.accessCount, kept[0]?.etag], [1, 0, 1n], "tenant b's untouched");
@@ -82,7 +83,7 @@ const CHECKS = {
       }
       assert(refused, `an update by ${JSON.stringify(who)} into ${JSON.stringify(moved.scope)} is refused`);
     }
-    const touch = [{ tag: 'touch', val: { id: 'm-own', revision: 1 } }];
+    const touch = [{ tag: 'touch', val: { memory: { id: 'm-own', revision: 1 }, at: { epochMs: 5n, offsetMinutes: 0 } } }];
     store.commit(principal('t', 'u2'), touch);
     store.commit(principal('t', 'u1'), touch);
     const now = store.revisions(principal('t'), 'm-own')[0];
@@ -111,6 +112,24 @@ const CHECKS = {
     equal(seen(scope('t', 'u1')), ['wide@-', 'u1@u1'], 'u1');
     equal(seen(scope('t', 'u2')), ['wide@-', 'u2@u2', 'u1@u2'], 'u2, once per owner');
     equal(seen(scope('x', 'u1')), [], 'another tenant');
+  },
+  "a session's log shows what its scope can see": (store) => {
+    const event = (tenant, session, user, kind, payload, ms) =>
+      ({ tag: 'append', val: { session, scope: scope(tenant, user), kind, payload, at: at(ms) } });
+    store.commit(principal('t'), [
+      event('t', 'op:a', 'u1', 'operation', 'first', 10),
+      event('t', 'op:b', 'u1', 'operation', 'another session', 11),
+      event('t', 'op:a', 'u2', 'operation', "u2's", 12),
+      event('t', 'op:a', undefined, 'operation', 'tenant-wide', 13),
+      event('t', 'op:a', 'u1', 'decision', 'another kind', 14),
+    ]);
+    store.commit(principal('t'), [event('t', 'op:a', 'u1', 'operation', 'second', 5)]);
+    store.commit(principal('x'), [event('x', 'op:a', 'u1', 'operation', "x's", 1)]);
+    const log = (s) => store.sessionLog(s, 'op:a', 'operation').map((e) => `${e.payload}@${e.scope.user ?? '-'}@${e.at.epochMs}`);
+    equal(log(scope('t', 'u1')), ['first@u1@10', 'tenant-wide@-@13', 'second@u1@5'], 'u1, by sequence');
+    equal(log(scope('t', 'u2')), ["u2's@u2@12", 'tenant-wide@-@13'], 'u2');
+    equal(log(scope('t', undefined)), ['tenant-wide@-@13'], 'tenant-wide');
+    equal(log(scope('x', 'u1')), ["x's@u1@1"], 'another tenant');
   },
   'the fingerprint key is derived as every host derives it': (store) => {
     const secret = store.fingerprintSecret();

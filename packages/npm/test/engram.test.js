@@ -237,6 +237,41 @@ describe('Engram (Node host)', () => {
     });
   }
 
+  for (const [name, make] of [['MemoryStore', () => new MemoryStore()], ['SqliteStore', () => new SqliteStore(':memory:')]]) {
+    test(`operations are recorded by id and looked up exactly (${name})`, async () => {
+      const engram = await open({ store: make() });
+      const refund = (status, extra = {}) => ({
+        operation_id: 'op_891', scope: { ...scope, thread: 't1' }, tool: 'issue_refund', status,
+        idempotency_key: 'payment-42-order-991', ...extra,
+      });
+      assert.deepEqual(await engram.recordOperations(refund('submitted')),
+        { action: 'created', operation_id: 'op_891', revision: 1, status: 'submitted' });
+      const out = await engram.recordOperations([refund('submitted'), refund('succeeded', { result_ref: 'artifact://r/op_891.json' })]);
+      assert.deepEqual(out.map((r) => [r.action, r.revision, r.status]), [['duplicate', 1, 'submitted'], ['updated', 2, 'succeeded']]);
+      // A final status never changes; the item and field are named, nothing is written.
+      await assert.rejects(
+        engram.recordOperations([refund('submitted', { operation_id: 'op_892' }), refund('failed')]),
+        (e) => e.kind === 'invalid-input' && e.field === 'status' && e.index === 1 && /already succeeded/.test(e.detail),
+      );
+      const [own, other] = await engram.getOperations([
+        { operation_id: 'op_891', scope },
+        { operation_id: 'op_892', scope },
+      ]);
+      assert.deepEqual([own.found, own.revision, own.status, own.result_ref, own.scope.thread], [true, 2, 'succeeded', 'artifact://r/op_891.json', 't1']);
+      assert.deepEqual(own.history.map((h) => h.status), ['submitted', 'succeeded']);
+      assert.deepEqual(other, { found: false, history: [], operation_id: 'op_892', revision: 0 });
+      // Another user's lookup finds nothing; a principal pinned to that user may not look into u42's scope.
+      assert.equal((await engram.getOperations({ operation_id: 'op_891', scope: { tenant: 'acme', user: 'u7' } })).found, false);
+      await assert.rejects(
+        engram.getOperations({ operation_id: 'op_891', scope }, { principal: { tenant: 'acme', user: 'u7' } }),
+        (e) => e.kind === 'permission-denied',
+      );
+      // Not a memory: recall never returns it.
+      const r = await engram.recall({ query: 'issue_refund op_891 refund', scope, explain: true });
+      assert.deepEqual([r.results, r.not_admitted ?? []], [[], []]);
+    });
+  }
+
   test('the SQLite store persists across handles', async () => {
     const path = join(scratch, 'persist.db');
     const first = await open({ store: new SqliteStore(path) });

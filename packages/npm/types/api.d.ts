@@ -11,6 +11,10 @@ import type {
   ImportHead,
   InfoOut,
   MemoryJson,
+  OperationLookupIn,
+  OperationReceiptOut,
+  OperationRecordIn,
+  OperationStateOut,
   Operations,
   PackIn,
   PackedOut,
@@ -44,6 +48,10 @@ export type ForgetReport = ForgetOut;
 export type SweepReport = SweepOut;
 export type Memory = MemoryJson;
 export type Info = InfoOut;
+export type OperationRecord = OperationRecordIn;
+export type OperationReceipt = OperationReceiptOut;
+export type OperationLookup = OperationLookupIn;
+export type OperationState = OperationStateOut;
 
 export interface CallOptions {
   /** Act for another principal on this instance. */
@@ -62,6 +70,8 @@ export interface Store {
   /** The secret tombstone keys are derived from (kept out of the database). */
   fingerprintSecret(): Uint8Array;
   countEvents(scope: unknown, kind: string, since: unknown): bigint;
+  /** The events of one session and kind visible from `scope`, oldest first (`session-log`). */
+  sessionLog(scope: unknown, session: string, kind: string): unknown[];
   /** Awaited after every call by stores that persist asynchronously. */
   flush?(): Promise<void>;
   close?(): void;
@@ -99,6 +109,10 @@ export declare class EngramBase {
   list(scope: Scope, statuses?: Status[], options?: CallOptions): Promise<Memory[]>;
   review(item: ReviewIn, options?: CallOptions): Promise<ReviewOut>;
   review(items: ReviewIn[], options?: CallOptions): Promise<ReviewOut[]>;
+  recordOperations(record: OperationRecord, options?: CallOptions): Promise<OperationReceipt>;
+  recordOperations(records: OperationRecord[], options?: CallOptions): Promise<OperationReceipt[]>;
+  getOperations(lookup: OperationLookup, options?: CallOptions): Promise<OperationState>;
+  getOperations(lookups: OperationLookup[], options?: CallOptions): Promise<OperationState[]>;
   info(): Promise<Info>;
   /**
    * Any operation of the contract by name, on a value or on JSON / JSON Lines
@@ -142,6 +156,8 @@ export declare class MemoryStore implements Store {
   /** The secret tombstone keys are derived from (kept out of the database). */
   fingerprintSecret(): Uint8Array;
   countEvents(scope: unknown, kind: string, since: unknown): bigint;
+  /** The events of one session and kind visible from `scope`, oldest first (`session-log`). */
+  sessionLog(scope: unknown, session: string, kind: string): unknown[];
   close(): void;
 }
 

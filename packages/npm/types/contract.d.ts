@@ -132,6 +132,39 @@ export interface MessageIn {
   text: string;
 }
 
+/** An exact lookup of one operation. */
+export interface OperationLookupIn {
+  /** The operation to look up. */
+  operation_id: string;
+  /** Looked up from this scope: another tenant's or another user's operation is not found. */
+  scope: Scope;
+}
+
+/** What a tool side effect did (SPEC §4): only `operation_id`, `scope.tenant`, `tool` and `status` are required. */
+export interface OperationRecordIn {
+  /** When this status was observed (default: now). */
+  at?: Time | null;
+  /** A short note; secrets in it (and in the result fields) are redacted before anything is stored. */
+  detail?: string | null;
+  /** The key the tool was called with, so a retry takes effect once; never changes. */
+  idempotency_key?: string | null;
+  /** The caller's id for the side effect (e.g. `op_891`). */
+  operation_id: string;
+  /** A digest of the result (e.g. `sha256:…`). */
+  result_digest?: string | null;
+  /** Where the result is kept (e.g. `artifact://tool-results/op_891.json`). */
+  result_ref?: string | null;
+  /** Where it is recorded; `thread` is kept as provenance, and the operation is found from every thread of the rest of the scope. */
+  scope: Scope;
+  /** `submitted`, then `succeeded` or `failed` (final), or `unknown` when the outcome was lost. */
+  status: OperationStatus;
+  /** The tool that ran it (e.g. `issue_refund`); never changes. */
+  tool: string;
+}
+
+/** Where a tool's side effect stands (seed 000 §十一: a tool's success is not the task's success, and an `unknown` outcome is checked against the real system before anything is retried). */
+export type OperationStatus = "submitted" | "succeeded" | "failed" | "unknown";
+
 /** A pack request (SPEC §4): the parts of the next turn and a token budget. */
 export interface PackIn {
   artifacts?: Array<SnippetIn>;
@@ -356,6 +389,8 @@ export interface MemoryJson {
   superseded_by: MemoryRef | null;
   supersedes: MemoryRef | null;
   text: string;
+  /** The conversation it was said in (provenance; absent in older rows). */
+  thread: string | null;
   updated_at: Time;
   valid_from: Time | null;
   valid_to: Time | null;
@@ -365,6 +400,53 @@ export interface MemoryJson {
 export interface MemoryRef {
   id: string;
   revision: number;
+}
+
+/** What recording one operation record did. */
+export type OperationAction = "created" | "updated" | "duplicate";
+
+/** What recording one operation record did. */
+export interface OperationReceiptOut {
+  /** `created` (its first record), `updated` (a new status or result) or `duplicate` (the same record again: nothing was appended). */
+  action: OperationAction;
+  operation_id: string;
+  /** How many records the operation has now. */
+  revision: number;
+  /** Its status now. */
+  status: OperationStatus;
+}
+
+/** What is known of one operation: `found`, `revision` (how many records) and `history` (every status, oldest first), and when found the latest record's fields (an absent optional one as null). */
+export interface OperationStateOut {
+  /** When the latest record's status was observed (when found). */
+  at?: Time | null;
+  /** The latest record's note (when found; null when it has none). */
+  detail?: string | null;
+  /** Whether any record of this id is visible from the lookup's scope. */
+  found: boolean;
+  /** Every status recorded, oldest first. */
+  history: Array<OperationStepOut>;
+  /** The idempotency key (when found; null when it has none). */
+  idempotency_key?: string | null;
+  operation_id: string;
+  /** The latest record's result digest (when found). */
+  result_digest?: string | null;
+  /** The latest record's result reference (when found). */
+  result_ref?: string | null;
+  /** How many records the operation has (0 when not found). */
+  revision: number;
+  /** Where it is recorded, with the thread of its latest record (when found). */
+  scope?: ScopeOut | null;
+  /** Its status now (when found). */
+  status?: OperationStatus | null;
+  /** The tool that ran it (when found). */
+  tool?: string | null;
+}
+
+/** One status an operation went through. */
+export interface OperationStepOut {
+  at: Time;
+  status: OperationStatus;
 }
 
 /** The packed context and its manifest. */
@@ -403,12 +485,16 @@ export type PayloadJson = {
 
 /** One query's answer. */
 export interface RecallOut {
+  /** Why nothing was admitted, when nothing was. */
+  abstention: string | null;
   /** Records the store handed over for this query. */
   candidates_read: number;
   /** The query's `id`. */
   id: string | null;
   /** Retrieved but not admitted (only with `explain`). */
   not_admitted?: Array<ScoredOut>;
+  /** Nothing stored answers the query: `results` is empty (an answer, not an error). */
+  nothing_relevant: boolean;
   results: Array<ScoredOut>;
 }
 
@@ -501,12 +587,14 @@ export type WriteAction = "created" | "superseded" | "duplicate" | "conflicted" 
 export interface Operations {
   "classify": { input: CandidateIn; output: DecisionOut };
   "forget": { input: ForgetIn; output: ForgetOut };
+  "get-operations": { input: OperationLookupIn; output: OperationStateOut };
   "history": { input: HistoryIn; output: MemoryJson };
   "import": { input: ImportLine; output: ReceiptOut };
   "info": { input: InfoIn; output: InfoOut };
   "list": { input: ListIn; output: MemoryJson };
   "pack": { input: PackIn; output: PackedOut };
   "recall": { input: QueryIn; output: RecallOut };
+  "record-operations": { input: OperationRecordIn; output: OperationReceiptOut };
   "remember": { input: CandidateIn; output: DecisionOut };
   "review": { input: ReviewIn; output: ReviewOut };
   "sweep": { input: SweepIn; output: SweepOut };

@@ -23,6 +23,8 @@ export declare class SqliteStore implements Store {
   /** The secret tombstone keys are derived from (kept out of the database). */
   fingerprintSecret(): Uint8Array;
   countEvents(scope: unknown, kind: string, since: unknown): bigint;
+  /** The events of one session and kind visible from `scope`, oldest first (`session-log`). */
+  sessionLog(scope: unknown, session: string, kind: string): unknown[];
   /** Called by `Engram.open`: the component encodes and decodes the row bodies. */
   attachCodec(codec: unknown): void;
   close(): void;

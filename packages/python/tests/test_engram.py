@@ -37,6 +37,7 @@ def memory(id="m-1", revision=1, status="active", subject="s", scope=None):
             source=rec(kind="user", reference="evt-1"),
             source_event_ids=["evt-1"],
             external_id=None,
+            thread=None,
             extractor_version="x",
             policy_version="y",
         ),
@@ -266,6 +267,43 @@ class EngramHost(unittest.TestCase):
         with self.assertRaises(EngramError) as e:
             engram.review({"id": b["memory_id"], "revision": 1, "verdict": "approve"})
         self.assertEqual((e.exception.kind, e.exception.field), ("invalid-input", "revision"))
+
+    def test_operations_are_recorded_by_id_and_looked_up_exactly(self):
+        engram = self.open()
+
+        def refund(status, **extra):
+            return dict({"operation_id": "op_891", "scope": dict(self.scope, thread="t1"), "tool": "issue_refund",
+                         "status": status, "idempotency_key": "payment-42-order-991"}, **extra)
+
+        self.assertEqual(
+            engram.record_operations(refund("submitted")),
+            {"action": "created", "operation_id": "op_891", "revision": 1, "status": "submitted"},
+        )
+        out = engram.record_operations([refund("submitted"), refund("succeeded", result_ref="artifact://r/op_891.json")])
+        self.assertEqual([(r["action"], r["revision"], r["status"]) for r in out],
+                         [("duplicate", 1, "submitted"), ("updated", 2, "succeeded")])
+        # A final status never changes; the item and field are named, nothing is written.
+        with self.assertRaises(EngramError) as e:
+            engram.record_operations([refund("submitted", operation_id="op_892"), refund("failed")])
+        self.assertEqual((e.exception.kind, e.exception.field, e.exception.index), ("invalid-input", "status", 1))
+        self.assertIn("already succeeded", e.exception.detail)
+        own, other = engram.get_operations([
+            {"operation_id": "op_891", "scope": self.scope},
+            {"operation_id": "op_892", "scope": self.scope},
+        ])
+        self.assertEqual((own["found"], own["revision"], own["status"], own["result_ref"], own["scope"]["thread"]),
+                         (True, 2, "succeeded", "artifact://r/op_891.json", "t1"))
+        self.assertEqual([h["status"] for h in own["history"]], ["submitted", "succeeded"])
+        self.assertEqual(other, {"found": False, "history": [], "operation_id": "op_892", "revision": 0})
+        # Another user's lookup finds nothing; a principal pinned to that user
+        # may not look into u42's scope.
+        self.assertFalse(engram.get_operations({"operation_id": "op_891", "scope": {"tenant": "acme", "user": "u7"}})["found"])
+        with self.assertRaises(EngramError) as e:
+            engram.get_operations({"operation_id": "op_891", "scope": self.scope}, principal={"tenant": "acme", "user": "u7"})
+        self.assertEqual(e.exception.kind, "permission-denied")
+        # Not a memory: recall never returns it.
+        r = engram.recall({"query": "issue_refund op_891 refund", "scope": self.scope, "explain": True})
+        self.assertEqual((r["results"], r.get("not_admitted", [])), ([], []))
 
     def test_the_clock_can_be_a_callable(self):
         now = {"value": NOW}

@@ -21,8 +21,8 @@ mod bindings {
 }
 
 use bindings::engram::memory::store::{
-    self as store, Filter, Insert, ScopeMatch, Scrub, StoreError, Stored, Tombstone, Update,
-    WeightedTerm, WriteOp,
+    self as store, Access, Filter, Insert, ScopeMatch, Scrub, StoreError, Stored, Tombstone,
+    Update, WeightedTerm, WriteOp,
 };
 use bindings::engram::memory::types::*;
 use bindings::exports::engram::memory::policy::Guest;
@@ -95,6 +95,7 @@ fn memory(id: &str, revision: u32, scope: Scope, text: String) -> Memory {
             },
             source_event_ids: Vec::new(),
             external_id: None,
+            thread: None,
             extractor_version: "hostile".into(),
             policy_version: "hostile".into(),
         },
@@ -200,6 +201,10 @@ fn attack(c: &Candidate) -> Result<Vec<String>, StoreError> {
             )?;
             vec![format!("events: {n}")]
         }
+        "session-log-foreign" => {
+            let events = store::session_log(&named, "op:op_891", "operation")?;
+            vec![format!("session-log: {} events", events.len())]
+        }
         "revisions-foreign" => summary("revisions", &store::revisions(&target)?),
         "insert-foreign" => {
             let m = memory("hostile-1", 1, foreign, "planted by a hostile guest".into());
@@ -248,9 +253,15 @@ fn attack(c: &Candidate) -> Result<Vec<String>, StoreError> {
             vec!["erase: done".into()]
         }
         "touch-foreign" => {
-            store::commit(&[WriteOp::Touch(MemoryRef {
-                id: target,
-                revision: 1,
+            store::commit(&[WriteOp::Touch(Access {
+                memory: MemoryRef {
+                    id: target,
+                    revision: 1,
+                },
+                at: Datetime {
+                    epoch_ms: 0,
+                    offset_minutes: 0,
+                },
             })])?;
             vec!["touch: done".into()]
         }
@@ -326,9 +337,15 @@ fn attack(c: &Candidate) -> Result<Vec<String>, StoreError> {
         "many-ops" => {
             let ops: Vec<WriteOp> = (0..150_000)
                 .map(|i| {
-                    WriteOp::Touch(MemoryRef {
-                        id: format!("m{i}"),
-                        revision: 1,
+                    WriteOp::Touch(Access {
+                        memory: MemoryRef {
+                            id: format!("m{i}"),
+                            revision: 1,
+                        },
+                        at: Datetime {
+                            epoch_ms: 0,
+                            offset_minutes: 0,
+                        },
                     })
                 })
                 .collect();
@@ -403,6 +420,12 @@ impl Guest for Hostile {
         Err(refuse())
     }
     fn review(_: Vec<ReviewItem>) -> Result<Vec<ReviewOutcome>, Error> {
+        Err(refuse())
+    }
+    fn record_operations(_: Vec<OperationRecord>) -> Result<Vec<OperationReceipt>, Error> {
+        Err(refuse())
+    }
+    fn get_operations(_: Vec<OperationLookup>) -> Result<Vec<OperationState>, Error> {
         Err(refuse())
     }
     fn info() -> PolicyInfo {

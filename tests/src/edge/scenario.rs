@@ -215,6 +215,8 @@ pub fn run(target: &mut dyn Target, scenario: &Value, keys: &Keys) -> Vec<Answer
             "pack" => post("/v1/pack", &step["request"]),
             "forget" => post("/v1/forget", &step["selectors"]),
             "review" => post("/v1/review", &step["items"]),
+            "record-operations" => post("/v1/operations/record", &step["records"]),
+            "get-operations" => post("/v1/operations/get", &step["lookups"]),
             "sweep" => post("/v1/sweep", &json!({"scope": step["scope"]})),
             "list" => send(
                 &agent,

@@ -223,6 +223,20 @@ impl Backend for KvComponentStore {
         self.store_call(&p, "count-events", (scope.clone(), kind.to_string(), since))
     }
 
+    fn session_log(
+        &mut self,
+        scope: &w::Scope,
+        session: &str,
+        kind: &str,
+    ) -> Result<Vec<w::Event>, w::StoreError> {
+        let p = tenant_principal(&scope.tenant);
+        self.store_call(
+            &p,
+            "session-log",
+            (scope.clone(), session.to_string(), kind.to_string()),
+        )
+    }
+
     fn records_read(&self) -> u64 {
         self.reads
     }

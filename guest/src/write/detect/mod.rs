@@ -1,5 +1,6 @@
 //! Detectors the write pipeline runs over candidate text.
 
+pub mod carried;
 pub mod directive;
 pub mod encoded;
 pub mod harmful_code;

@@ -172,7 +172,38 @@ pub fn decide_with(w: &blob::Weights, f: &Features, top_n: usize) -> Decision {
 
 /// The shipped model's decision.
 pub fn decide(f: &Features) -> Decision {
-    decide_with(&WEIGHTS, f, 3)
+    decide_with(&heads().0, f, 3)
+}
+
+/// The kind and sensitive-data heads in use: the compiled-in files, or —
+/// in native tests only (`testing`) — a pair a retraining check swapped in
+/// with `with_heads`, so a test can ask what a retrained model would decide
+/// on the same pipeline.
+pub fn heads() -> (blob::Weights<'static>, blob::Weights<'static>) {
+    #[cfg(any(test, feature = "testing"))]
+    if let Some(h) = SWAPPED.with(|s| *s.borrow()) {
+        return h;
+    }
+    (WEIGHTS, sensitive::WEIGHTS)
+}
+
+#[cfg(any(test, feature = "testing"))]
+thread_local! {
+    static SWAPPED: std::cell::RefCell<Option<(blob::Weights<'static>, blob::Weights<'static>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f` with other kind and sensitive-data weights (native tests only).
+#[cfg(any(test, feature = "testing"))]
+pub fn with_heads<R>(
+    kind: blob::Weights<'static>,
+    sensitive: blob::Weights<'static>,
+    f: impl FnOnce() -> R,
+) -> R {
+    let before = SWAPPED.with(|s| s.replace(Some((kind, sensitive))));
+    let out = f();
+    SWAPPED.with(|s| *s.borrow_mut() = before);
+    out
 }
 
 /// The first index of the highest score (ties go to the earlier class).

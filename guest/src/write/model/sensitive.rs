@@ -65,7 +65,7 @@ pub fn detect_with(w: &Weights, f: &Features, margin: f64) -> Option<Finding> {
 
 /// The shipped head's finding.
 pub fn detect(f: &Features) -> Option<Finding> {
-    detect_with(&WEIGHTS, f, MARGIN)
+    detect_with(&super::heads().1, f, MARGIN)
 }
 
 /// Training: the class of a labelled line is its `expect.sensitive`

@@ -69,6 +69,7 @@ rec!(h::Stored => gs::Stored { memory, etag, length, frequencies });
 rec!(h::TermStats => gs::TermStats { documents, average_length, frequencies });
 rec!(h::Tombstone => gs::Tombstone { scope, fingerprint, length, kind, created_at });
 rec!(h::Principal => gs::Principal { tenant, user, project });
+rec!(h::Event => gs::Event { session, scope, kind, payload, at });
 
 impl Cv<gs::StoreError> for h::StoreError {
     fn cv(self) -> gs::StoreError {

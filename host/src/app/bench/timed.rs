@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::backend::Backend;
 use crate::bindings as h;
 use crate::bindings::{
-    Datetime, Filter, Principal, Receipt, Scope, StoreError, Stored, TermStats, Tombstone,
+    Datetime, Event, Filter, Principal, Receipt, Scope, StoreError, Stored, TermStats, Tombstone,
     WeightedTerm, WriteOp,
 };
 use crate::fingerprint::FingerprintSecret;
@@ -17,7 +17,7 @@ use crate::fingerprint::FingerprintSecret;
 use super::conv::Cv;
 
 /// The backend methods timed separately.
-pub const METHODS: [&str; 7] = [
+pub const METHODS: [&str; 8] = [
     "find",
     "revisions",
     "stats",
@@ -25,6 +25,7 @@ pub const METHODS: [&str; 7] = [
     "commit",
     "tombstones",
     "count_events",
+    "session_log",
 ];
 
 /// Nanoseconds spent in a backend and the number of calls (in total and per
@@ -34,7 +35,7 @@ pub const METHODS: [&str; 7] = [
 #[derive(Clone, Default)]
 pub struct StoreTime {
     ns: Arc<AtomicU64>,
-    per: Arc<[(AtomicU64, AtomicU64, AtomicU64); 7]>,
+    per: Arc<[(AtomicU64, AtomicU64, AtomicU64); 8]>,
 }
 
 /// A method's share: (name, calls, wall ns, thread CPU ns).
@@ -133,6 +134,14 @@ impl Backend for TimedBackend {
         since: Datetime,
     ) -> Result<u64, StoreError> {
         timed!(self, 6, self.inner.count_events(scope, kind, since))
+    }
+    fn session_log(
+        &mut self,
+        scope: &Scope,
+        session: &str,
+        kind: &str,
+    ) -> Result<Vec<Event>, StoreError> {
+        timed!(self, 7, self.inner.session_log(scope, session, kind))
     }
     fn records_read(&self) -> u64 {
         self.inner.records_read()
@@ -262,6 +271,17 @@ impl engram_guest::core::store::Store for NativeStore {
         self.time(|b| {
             let s: Scope = scope.clone().cv();
             b.count_events(&s, kind, since.cv()).map_err(Cv::cv)
+        })
+    }
+    fn session_log(
+        &self,
+        scope: &engram_guest::types::Scope,
+        session: &str,
+        kind: &str,
+    ) -> GResult<Vec<engram_guest::wit_store::Event>> {
+        self.time(|b| {
+            let s: Scope = scope.clone().cv();
+            b.session_log(&s, session, kind).map(Cv::cv).map_err(Cv::cv)
         })
     }
 }

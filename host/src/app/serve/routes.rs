@@ -33,6 +33,8 @@ pub fn api() -> Router<ServeState> {
         .route("/v1/pack", post(pack))
         .route("/v1/sweep", post(sweep))
         .route("/v1/review", post(review))
+        .route("/v1/operations/record", post(record_operations))
+        .route("/v1/operations/get", post(get_operations))
         .route("/v1/memories", get(list))
         .route("/v1/memories/{id}/history", get(history))
 }
@@ -176,6 +178,30 @@ pub(crate) async fn review(
     body: Body,
 ) -> Result<Response, ApiError> {
     run_batch(st, authed, headers, body, "review").await
+}
+
+/// `POST /v1/operations/record`: execution records (`{"operation_id",
+/// "scope", "tool", "status", …}`) → one receipt each, in one transaction;
+/// a scope outside the key's principal is a 403 before anything runs.
+async fn record_operations(
+    State(st): State<ServeState>,
+    authed: Authed,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    run_batch(st, authed, headers, body, "record-operations").await
+}
+
+/// `POST /v1/operations/get`: lookups (`{"operation_id", "scope"}`) → the
+/// state of each operation, exactly by id (`"found": false` when none is
+/// visible from the scope).
+async fn get_operations(
+    State(st): State<ServeState>,
+    authed: Authed,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, ApiError> {
+    run_batch(st, authed, headers, body, "get-operations").await
 }
 
 fn with_label(mut e: ApiError, label: &str) -> ApiError {

@@ -48,7 +48,7 @@ function copyState(s) {
 
 function stored(row) {
   return {
-    memory: { ...row.memory, accessCount: row.accessCount },
+    memory: { ...row.memory, accessCount: row.accessCount, lastAccessed: row.lastAccessed ?? row.memory.lastAccessed },
     etag: BigInt(row.etag),
     length: row.length,
     // No term counts: the guest analyses candidates itself.
@@ -212,6 +212,27 @@ export class MemoryStore {
     return BigInt(n);
   }
 
+  /**
+   * The events of one session and kind whose scope `scope` can see (every
+   * dimension unset or equal), oldest first by sequence. Like the SQLite
+   * stores, the store keeps an event's instant, not its offset (0 here).
+   */
+  sessionLog(scope, session, kind) {
+    const seen = (stored, asked) => stored === undefined || stored === asked;
+    return this.#state.events
+      .filter((e) => e.tenant === scope.tenant && e.session === session && e.kind === kind &&
+        seen(e.scope.user, scope.user) && seen(e.scope.project, scope.project) &&
+        seen(e.scope.thread, scope.thread) && seen(e.scope.agent, scope.agent))
+      .sort((a, b) => a.seq - b.seq)
+      .map((e) => ({
+        session,
+        scope: { tenant: e.tenant, user: e.scope.user, project: e.scope.project, thread: e.scope.thread, agent: e.scope.agent },
+        kind,
+        payload: e.payload,
+        at: { epochMs: BigInt(e.at), offsetMinutes: 0 },
+      }));
+  }
+
   /** Every appended event (tests, audits). */
   events() {
     return this.#state.events.map((e) => ({ ...e }));
@@ -335,10 +356,11 @@ function applyOp(state, principal, op, receipt) {
       break;
     }
     case 'touch': {
-      const rid = state.byRevision.get(revKey(principal.tenant, op.val.id, op.val.revision));
+      const { memory: ref, at } = op.val;
+      const rid = state.byRevision.get(revKey(principal.tenant, ref.id, ref.revision));
       const row = rid === undefined ? undefined : state.rows.get(rid);
       if (row && principalRow(principal, row.memory)) {
-        state.rows.set(rid, { ...row, accessCount: row.accessCount + 1 });
+        state.rows.set(rid, { ...row, accessCount: row.accessCount + 1, lastAccessed: at });
       }
       break;
     }

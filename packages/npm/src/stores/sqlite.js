@@ -512,9 +512,10 @@ export class SqliteStore {
       }
       case 'touch':
         {
+          const { memory: ref, at } = op.val;
           const [tw, targs] = principalClause(principal);
-          this.#stmt(`UPDATE memories SET access_count = access_count + 1 WHERE rid IN (SELECT m.rid FROM memories m WHERE ${tw} AND m.id = ? AND m.revision = ?)`)
-            .run([...targs, op.val.id, op.val.revision]);
+          this.#stmt(`UPDATE memories SET access_count = access_count + 1, last_access = ? WHERE rid IN (SELECT m.rid FROM memories m WHERE ${tw} AND m.id = ? AND m.revision = ?)`)
+            .run([Number(at.epochMs), ...targs, ref.id, ref.revision]);
         }
         break;
       default:
@@ -550,6 +551,33 @@ export class SqliteStore {
          AND kind = ? AND at >= ?`,
       ).pluck().get([scope.tenant, nul(scope.user), nul(scope.project), nul(scope.thread), nul(scope.agent), kind, Number(since.epochMs)]);
       return BigInt(n);
+    } catch (e) {
+      throw backend(e);
+    }
+  }
+
+  /**
+   * The events of one session and kind whose scope `scope` can see (every
+   * dimension unset or equal), oldest first by sequence. The table keeps an
+   * event's instant, not its offset (0 here, as in the Rust store).
+   */
+  sessionLog(scope, session, kind) {
+    try {
+      return this.#stmt(
+        `SELECT user, project, thread, agent, payload, at FROM events
+         WHERE tenant = ? AND session = ? AND kind = ?
+           AND (user IS NULL OR user = ?) AND (project IS NULL OR project = ?)
+           AND (thread IS NULL OR thread = ?) AND (agent IS NULL OR agent = ?)
+         ORDER BY seq`,
+      )
+        .raw(true).all([scope.tenant, session, kind, nul(scope.user), nul(scope.project), nul(scope.thread), nul(scope.agent)])
+        .map(([user, project, thread, agent, payload, at]) => ({
+          session,
+          scope: { tenant: scope.tenant, user: user ?? undefined, project: project ?? undefined, thread: thread ?? undefined, agent: agent ?? undefined },
+          kind,
+          payload,
+          at: { epochMs: BigInt(at), offsetMinutes: 0 },
+        }));
     } catch (e) {
       throw backend(e);
     }

@@ -84,6 +84,10 @@ def run_scenario(scenario: Dict[str, Any], component: Optional[str], store: Any)
                     ok = engram.list_memories(s["scope"], s.get("statuses") or [], principal=principal)
                 elif op == "review":
                     ok = engram.review(s["items"], principal=principal)
+                elif op == "record-operations":
+                    ok = engram.record_operations(s["records"], principal=principal)
+                elif op == "get-operations":
+                    ok = engram.get_operations(s["lookups"], principal=principal)
                 elif op == "history":
                     ok = engram.history(s["id"], principal=principal)
                 else:

@@ -147,6 +147,41 @@ class MessageIn(_MessageInRequired, total=False):
     """A name for it in the manifest."""
 
 
+class OperationLookupIn(TypedDict):
+    """An exact lookup of one operation."""
+
+    operation_id: str
+    """The operation to look up."""
+    scope: "Scope"
+    """Looked up from this scope: another tenant's or another user's operation is not found."""
+
+
+class _OperationRecordInRequired(TypedDict):
+    operation_id: str
+    """The caller's id for the side effect (e.g. `op_891`)."""
+    scope: "Scope"
+    """Where it is recorded; `thread` is kept as provenance, and the operation is found from every thread of the rest of the scope."""
+    status: "OperationStatus"
+    """`submitted`, then `succeeded` or `failed` (final), or `unknown` when the outcome was lost."""
+    tool: str
+    """The tool that ran it (e.g. `issue_refund`); never changes."""
+
+
+class OperationRecordIn(_OperationRecordInRequired, total=False):
+    """What a tool side effect did (SPEC §4): only `operation_id`, `scope.tenant`, `tool` and `status` are required."""
+
+    at: Union["Time", None]
+    """When this status was observed (default: now)."""
+    detail: Union[str, None]
+    """A short note; secrets in it (and in the result fields) are redacted before anything is stored."""
+    idempotency_key: Union[str, None]
+    """The key the tool was called with, so a retry takes effect once; never changes."""
+    result_digest: Union[str, None]
+    """A digest of the result (e.g. `sha256:…`)."""
+    result_ref: Union[str, None]
+    """Where the result is kept (e.g. `artifact://tool-results/op_891.json`)."""
+
+
 class _PackInRequired(TypedDict):
     budget: int
     """The token budget, never exceeded."""
@@ -370,6 +405,8 @@ class _MemoryJsonRequired(TypedDict):
     superseded_by: Union["MemoryRef", None]
     supersedes: Union["MemoryRef", None]
     text: str
+    thread: Union[str, None]
+    """The conversation it was said in (provenance; absent in older rows)."""
     updated_at: "Time"
     valid_from: Union["Time", None]
     valid_to: Union["Time", None]
@@ -389,6 +426,56 @@ class MemoryRef(TypedDict):
     revision: int
 
 
+class OperationReceiptOut(TypedDict):
+    """What recording one operation record did."""
+
+    action: "OperationAction"
+    """`created` (its first record), `updated` (a new status or result) or `duplicate` (the same record again: nothing was appended)."""
+    operation_id: str
+    revision: int
+    """How many records the operation has now."""
+    status: "OperationStatus"
+    """Its status now."""
+
+
+class _OperationStateOutRequired(TypedDict):
+    found: bool
+    """Whether any record of this id is visible from the lookup's scope."""
+    history: List["OperationStepOut"]
+    """Every status recorded, oldest first."""
+    operation_id: str
+    revision: int
+    """How many records the operation has (0 when not found)."""
+
+
+class OperationStateOut(_OperationStateOutRequired, total=False):
+    """What is known of one operation: `found`, `revision` (how many records) and `history` (every status, oldest first), and when found the latest record's fields (an absent optional one as null)."""
+
+    at: Union["Time", None]
+    """When the latest record's status was observed (when found)."""
+    detail: Union[str, None]
+    """The latest record's note (when found; null when it has none)."""
+    idempotency_key: Union[str, None]
+    """The idempotency key (when found; null when it has none)."""
+    result_digest: Union[str, None]
+    """The latest record's result digest (when found)."""
+    result_ref: Union[str, None]
+    """The latest record's result reference (when found)."""
+    scope: Union["ScopeOut", None]
+    """Where it is recorded, with the thread of its latest record (when found)."""
+    status: Union["OperationStatus", None]
+    """Its status now (when found)."""
+    tool: Union[str, None]
+    """The tool that ran it (when found)."""
+
+
+class OperationStepOut(TypedDict):
+    """One status an operation went through."""
+
+    at: "Time"
+    status: "OperationStatus"
+
+
 class PackedOut(TypedDict):
     """The packed context and its manifest."""
 
@@ -402,10 +489,14 @@ class PackedOut(TypedDict):
 
 
 class _RecallOutRequired(TypedDict):
+    abstention: Union[str, None]
+    """Why nothing was admitted, when nothing was."""
     candidates_read: int
     """Records the store handed over for this query."""
     id: Union[str, None]
     """The query's `id`."""
+    nothing_relevant: bool
+    """Nothing stored answers the query: `results` is empty (an answer, not an error)."""
     results: List["ScoredOut"]
 
 
@@ -545,6 +636,9 @@ InfoIn = Dict[str, Any]
 MemoryKind = Union[Literal["semantic"], Literal["episodic"], Literal["procedural"]]
 """What kind of long-term memory a record is."""
 
+OperationStatus = Union[Literal["submitted"], Literal["succeeded"], Literal["failed"], Literal["unknown"]]
+"""Where a tool's side effect stands (seed 000 §十一: a tool's success is not the task's success, and an `unknown` outcome is checked against the real system before anything is retried)."""
+
 Role = Literal["system", "user", "assistant", "tool"]
 """Who wrote a message in the conversation being packed."""
 
@@ -568,6 +662,9 @@ Disposition = Union[Literal["active"], Literal["pending"], Literal["working"], L
 
 DropReason = Literal["budget", "not-admitted", "superseded", "duplicate", "expired"]
 """Why an item was left out."""
+
+OperationAction = Union[Literal["created"], Literal["updated"], Literal["duplicate"]]
+"""What recording one operation record did."""
 
 PayloadJson = Union["PayloadJson1Variant", "PayloadJson2Variant", "PayloadJson3Variant"]
 """The kind-specific payload. Untagged: a body is read as the first variant whose required fields it has."""

@@ -144,6 +144,8 @@ _EXPORTS = (
     "history",
     "list-memories",
     "review",
+    "record-operations",
+    "get-operations",
     "info",
 )
 
@@ -288,6 +290,15 @@ class Engram:
                     "count-events",
                     self._guard(
                         lambda scope, kind, since: (self._check(scope), self._store_impl.count_events(scope, kind, since))[1]
+                    ),
+                )
+                st.add_func(
+                    "session-log",
+                    self._guard(
+                        lambda scope, session, kind: (
+                            self._check(scope),
+                            self._store_impl.session_log(scope, session, kind),
+                        )[1]
                     ),
                 )
         # WASI CLI/IO (linked by Rust's std): traps, no capability.
@@ -449,6 +460,25 @@ class Engram:
         commit: an approval writes a new active revision with the reviewer as
         its source; a rejection retracts the pending one."""
         return _one_or_many(items, self.call("review", _batch(items), principal=principal))
+
+    def record_operations(self, records: Any, *, principal: Optional[PrincipalLike] = None) -> Any:
+        """Record what tool side effects did, by operation id (``{"operation_id",
+        "scope", "tool", "status": "submitted"|"succeeded"|"failed"|"unknown",
+        "idempotency_key"?, "result_ref"?, "result_digest"?, "detail"?, "at"?}``,
+        one or a list), in one atomic commit: each answers ``{"action":
+        "created"|"updated"|"duplicate", "operation_id", "revision", "status"}``.
+        A final status, the tool, the idempotency key and the scope of an
+        operation never change: such a record is refused (``invalid-input``
+        naming the item and the field) and nothing is written."""
+        return _one_or_many(records, self.call("record-operations", _batch(records), principal=principal))
+
+    def get_operations(self, lookups: Any, *, principal: Optional[PrincipalLike] = None) -> Any:
+        """Look operations up by id, exactly (``{"operation_id", "scope"}``, one
+        or a list): the latest record beside ``found``, ``revision`` and
+        ``history``, or ``{"found": False, "history": [], "operation_id",
+        "revision": 0}`` when none is visible from the scope. Never a
+        similarity search."""
+        return _one_or_many(lookups, self.call("get-operations", _batch(lookups), principal=principal))
 
     def history(self, id: str, *, principal: Optional[PrincipalLike] = None) -> List[Dict[str, Any]]:
         """Every revision of one memory, oldest first."""

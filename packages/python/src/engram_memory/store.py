@@ -425,6 +425,33 @@ class SqliteStore:
         except sqlite3.Error as e:
             raise _backend(e) from e
 
+    def session_log(self, scope: Any, session: str, kind: str) -> List[Record]:
+        """The events of one session and kind whose scope ``scope`` can see
+        (every dimension unset or equal), oldest first by sequence. The table
+        keeps an event's instant, not its offset (0 here, as in the Rust
+        store)."""
+        try:
+            rows = self._db.execute(
+                "SELECT user, project, thread, agent, payload, at FROM events "
+                "WHERE tenant = ? AND session = ? AND kind = ? "
+                "AND (user IS NULL OR user = ?) AND (project IS NULL OR project = ?) "
+                "AND (thread IS NULL OR thread = ?) AND (agent IS NULL OR agent = ?) "
+                "ORDER BY seq",
+                [scope.tenant, session, kind, scope.user, scope.project, scope.thread, scope.agent],
+            ).fetchall()
+        except sqlite3.Error as e:
+            raise _backend(e) from e
+        return [
+            rec(
+                session=session,
+                scope=rec(tenant=scope.tenant, user=u, project=p, thread=th, agent=a),
+                kind=kind,
+                payload=pl,
+                at=rec(epoch_ms=at, offset_minutes=0),
+            )
+            for u, p, th, a, pl, at in rows
+        ]
+
     # ------------------------------------------------------------ writes
 
     def commit(self, principal: Record, ops: List[Any]) -> Record:
@@ -610,11 +637,12 @@ class SqliteStore:
             )
             sequences.append(seq)
         elif tag == "touch":
+            ref = val.memory
             tw, targs = _principal_clause(principal)
             self._db.execute(
-                "UPDATE memories SET access_count = access_count + 1 WHERE rid IN "
+                "UPDATE memories SET access_count = access_count + 1, last_access = ? WHERE rid IN "
                 f"(SELECT m.rid FROM memories m WHERE {tw} AND m.id = ? AND m.revision = ?)",
-                [*targs, val.id, val.revision],
+                [_ms(val.at), *targs, ref.id, ref.revision],
             )
         else:
             raise StoreError("invalid", f"unknown write op {tag!r}")

@@ -3,8 +3,8 @@ directly (the Rust store conformance suite's tenancy checks,
 ``tests/src/store_conformance.rs``): ids are per tenant, updates and touches
 reach only the principal's records in their own scope, scrubs only the
 events within their scope, tombstones apply only where their owner's
-content was visible, and the fingerprint key is derived as every host
-derives it. ``check_store(make_store, codec)`` runs each on a fresh store
+content was visible, a session's log shows what its scope can see, and
+the fingerprint key is derived as every host derives it. ``check_store(make_store, codec)`` runs each on a fresh store
 and returns their names; a failed check raises naming what differed.
 ``codec`` is an ``Engram``'s (``engram.codec``): the records are the
 component's decoding of a row body, and a store that keeps row bodies is
@@ -78,7 +78,7 @@ def _ids_are_per_tenant(store: Any) -> None:
         _equal(e.kind, "conflict", "a second revision 1 within one tenant conflicts")
     store.commit(
         _principal("a"),
-        [Variant("touch", rec(id="m-shared", revision=1)), Variant("erase", "m-shared")],
+        [Variant("touch", rec(memory=rec(id="m-shared", revision=1), at=rec(epoch_ms=5, offset_minutes=0))), Variant("erase", "m-shared")],
     )
     _equal(_texts(store, "a", "m-shared"), [], "erased in tenant a")
     kept = store.revisions(_principal("b"), "m-shared")
@@ -103,7 +103,7 @@ def _updates_and_touches_stay_within_the_principal(store: Any) -> None:
             raise AssertionError(f"an update by {who.tenant}/{who.user} into {memory.scope.user} was applied")
         except StoreError as e:
             _equal((e.kind, "does not exist" in e.detail), ("conflict", True), "refused as absent")
-    touch = [Variant("touch", rec(id="m-own", revision=1))]
+    touch = [Variant("touch", rec(memory=rec(id="m-own", revision=1), at=rec(epoch_ms=5, offset_minutes=0)))]
     store.commit(_principal("t", "u2"), touch)
     store.commit(_principal("t", "u1"), touch)
     now = store.revisions(_principal("t"), "m-own")[0]
@@ -123,6 +123,38 @@ def _scrubs_stay_within_their_scope(store: Any) -> None:
         ["u1 said [erased]", "u2 said hunter2"],
         "only u1's events scrubbed",
     )
+
+
+def _a_session_log_shows_what_its_scope_can_see(store: Any) -> None:
+    def event(session: str, user: Optional[str], kind: str, payload: str, ms: int) -> Variant:
+        return Variant(
+            "append", rec(session=session, scope=_scope("t", user), kind=kind, payload=payload, at=_at(ms))
+        )
+
+    store.commit(
+        _principal("t"),
+        [
+            event("op:a", "u1", "operation", "first", 10),
+            event("op:b", "u1", "operation", "another session", 11),
+            event("op:a", "u2", "operation", "u2's", 12),
+            event("op:a", None, "operation", "tenant-wide", 13),
+            event("op:a", "u1", "decision", "another kind", 14),
+        ],
+    )
+    store.commit(_principal("t"), [event("op:a", "u1", "operation", "second", 5)])
+    store.commit(_principal("x"), [Variant("append", rec(
+        session="op:a", scope=_scope("x", "u1"), kind="operation", payload="x's", at=_at(1)))])
+
+    def log(scope: Any) -> List[str]:
+        return [
+            f"{e.payload}@{e.scope.user or '-'}@{field(e.at, 'epoch_ms')}"
+            for e in store.session_log(scope, "op:a", "operation")
+        ]
+
+    _equal(log(_scope("t", "u1")), ["first@u1@10", "tenant-wide@-@13", "second@u1@5"], "u1, by sequence")
+    _equal(log(_scope("t", "u2")), ["u2's@u2@12", "tenant-wide@-@13"], "u2")
+    _equal(log(_scope("t")), ["tenant-wide@-@13"], "tenant-wide")
+    _equal(log(_scope("x", "u1")), ["x's@u1@1"], "another tenant")
 
 
 def _tombstones_belong_to_their_owner(store: Any) -> None:
@@ -167,6 +199,7 @@ CHECKS: Dict[str, Callable[[Any], None]] = {
     "updates and touches stay within the principal": _updates_and_touches_stay_within_the_principal,
     "scrubs stay within their scope": _scrubs_stay_within_their_scope,
     "tombstones belong to their owner": _tombstones_belong_to_their_owner,
+    "a session's log shows what its scope can see": _a_session_log_shows_what_its_scope_can_see,
     "the fingerprint key is derived as every host derives it": _fingerprint_key_is_derived_as_every_host_derives_it,
 }
 

@@ -332,6 +332,26 @@ pub fn train_head(dir: &Path, head: &Head) -> Result<Vec<u8>, String> {
     Ok(train(&ex, &head.params))
 }
 
+/// The kind and sensitive-data heads trained on the data folder (test
+/// split left out) plus the labelled lines of `extra` files: what a retrain
+/// with a few more lines would ship (`guest/tests/retrain_stability.rs`,
+/// the `retrain_check` example).
+pub fn retrain_with(dir: &Path, extra: &[&Path]) -> Result<(Vec<u8>, Vec<u8>), String> {
+    let (mut rows, _) = data::load_split(dir)?;
+    for f in extra {
+        rows.extend(data::load_file(f)?);
+    }
+    let policy = Policy::default();
+    let mut heads = HEADS.iter().map(|h| {
+        let ex = examples_for(&rows, FEATURE_BUCKETS, &policy, h.label);
+        train(&ex, &h.params)
+    });
+    match (heads.next(), heads.next()) {
+        (Some(kind), Some(sensitive)) => Ok((kind, sensitive)),
+        _ => Err("the kind and sensitive heads".into()),
+    }
+}
+
 /// A kind's index, for callers outside.
 pub fn label_of(k: CandidateKind) -> usize {
     kind_index(k)
