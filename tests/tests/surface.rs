@@ -95,7 +95,7 @@ fn the_component_is_small_and_stripped() {
     // records (issue 31: `record-operations` and `get-operations`, typed
     // and in the JSON contract) +83 KB (1,936,688 → 2,020,159 bytes), most
     // of it the two operations' input parsers, as for every operation of
-    // the contract; issue 31's write and read rules +97 KB (2,117,548
+    // the contract; issue 31's write and read rules +102 KB (2,122,056
     // bytes): structural keys with the vocabulary tables compiled from
     // guest/vocab, carried-order detection, query coverage for abstention,
     // history reads and usage touches (attribution in docs/packages.md).

@@ -320,7 +320,12 @@ fn overridden(m: &Memory, choice: Option<&TurnChoice>) -> Option<String> {
     let same_kind = p.predicate == choice.category.name
         || crate::vocab::category_of(&p.object).is_some_and(|c| c.name == choice.category.name);
     let other_value = !crate::analysis::cues::fold(&p.object).contains(choice.value);
-    (same_kind && other_value).then(|| {
+    // A preference stating several choices in one sentence ("以后中文回复，
+    // 代码示例用 TypeScript"): keyed by its first, it still names another
+    // value of the kind the turn chooses.
+    let names_other =
+        crate::vocab::other_member_in(&m.text, choice.category, choice.value).is_some();
+    ((same_kind && other_value) || names_other).then(|| {
         let words: String = choice
             .words
             .chars()

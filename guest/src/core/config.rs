@@ -6,7 +6,7 @@
 use crate::types::{MemoryKind, SourceKind};
 
 /// Version of this configuration, recorded on every decision and memory.
-pub const POLICY_VERSION: &str = "engram-policy/2026.12.02-4";
+pub const POLICY_VERSION: &str = "engram-policy/2026.12.02-5";
 /// Version of the extraction code (classification + normalisation).
 pub const EXTRACTOR_VERSION: &str = "engram-extractor/0.1.0";
 

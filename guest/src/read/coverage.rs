@@ -6,7 +6,9 @@
 //! asked about, verbs of liking and telling), with the words of its
 //! concept (`vocab/concepts.txt`) as alternatives — "怎么称呼我" asks about
 //! one thing, a name, which "叫我林工" answers. CJK bigrams that straddle a
-//! generic word ("户喜" in 用户喜欢) are no words and ask about nothing.
+//! generic word ("户喜" in 用户喜欢) are no words and ask about nothing; the
+//! overlapping bigrams of an unknown compound ("读取配置文件") are one thing,
+//! covered by any of them.
 //!
 //! A memory **covers** a group when it holds one of the group's terms.
 //! Recall admits nothing when the best candidate covers fewer than
@@ -144,16 +146,48 @@ pub fn asked(text: &str) -> Asked {
             terms: all,
         });
     }
+    // The remaining words each ask about one thing; overlapping CJK
+    // bigrams in a row are one unknown compound ("读取配置文件": 读取, 取配,
+    // 配置, 置文, 文件), one thing answered by any of its bigrams — not five.
     let mut seen: BTreeSet<&str> = BTreeSet::new();
-    for t in &terms {
-        let t = t.as_str();
+    let mut compound: Option<(u32, Group)> = None;
+    for tok in tokens.iter().filter(|t| !t.part) {
+        let t = tok.term.as_str();
         if claimed.contains(t) || generic.contains(t) || junk.contains(t) || !seen.insert(t) {
             continue;
+        }
+        if tok.cjk && t.chars().count() == 2 {
+            if let Some((pos, g)) = compound.as_mut() {
+                let joins = tok.pos == *pos + 1 && g.label.chars().last() == t.chars().next();
+                if joins {
+                    g.label.extend(t.chars().skip(1));
+                    g.terms.push(t.to_string());
+                    *pos = tok.pos;
+                    continue;
+                }
+            }
+            if let Some((_, g)) = compound.take() {
+                groups.push(g);
+            }
+            compound = Some((
+                tok.pos,
+                Group {
+                    label: t.to_string(),
+                    terms: vec![t.to_string()],
+                },
+            ));
+            continue;
+        }
+        if let Some((_, g)) = compound.take() {
+            groups.push(g);
         }
         groups.push(Group {
             label: t.to_string(),
             terms: vec![t.to_string()],
         });
+    }
+    if let Some((_, g)) = compound.take() {
+        groups.push(g);
     }
     Asked {
         groups,
@@ -199,6 +233,20 @@ mod tests {
             labels("What did we say about painting on 8 May, 2025?"),
             vec!["paint"]
         );
+    }
+
+    #[test]
+    fn an_unknown_compound_is_one_thing() {
+        // "读取配置文件" is one thing asked about, not five bigrams.
+        let a = asked("写一个读取配置文件的代码示例");
+        let file: Vec<&Group> = a
+            .groups
+            .iter()
+            .filter(|g| g.label.contains("配置"))
+            .collect();
+        assert_eq!(file.len(), 1, "{:?}", a.groups);
+        assert!(file[0].terms.iter().any(|t| t == "文件"), "{:?}", file[0]);
+        assert!(a.groups.len() <= 3, "{:?}", a.groups);
     }
 
     #[test]

@@ -109,6 +109,18 @@ pub fn category_of(value: &str) -> Option<&'static Category> {
     value_in(value).map(|(c, _, _)| c)
 }
 
+/// A member of `category` other than `except` named in `text` ("以后中文
+/// 回复，代码示例用 TypeScript" names a programming language besides its
+/// reply language).
+pub fn other_member_in(text: &str, category: &Category, except: &str) -> Option<&'static str> {
+    let folded = fold(text);
+    category
+        .values
+        .iter()
+        .copied()
+        .find(|v| *v != except && contains_word(&folded, v).is_some())
+}
+
 /// The category named `name`.
 pub fn category(name: &str) -> Option<&'static Category> {
     CATEGORIES.iter().find(|c| c.name == name)
