@@ -264,3 +264,50 @@ fn review_approves_one_pending_memory_and_rejects_another() {
         err.message
     );
 }
+
+/// A read command on a database that does not exist says so, naming the
+/// path, and creates nothing (a mistyped `--db` must not look like an empty
+/// memory); once a write has created it, the same command answers.
+#[test]
+fn read_commands_never_create_a_database() {
+    let db = temp_db("never-created");
+    let reads: [(&[&str], &str); 5] = [
+        (
+            &["recall"],
+            r#"{"query":"怎么称呼我？","scope":{"tenant":"acme"}}"#,
+        ),
+        (
+            &["pack"],
+            r#"{"budget":200,"scope":{"tenant":"acme"},"query":"x"}"#,
+        ),
+        (&["list", "--tenant", "acme"], ""),
+        (&["history", "--id", "m-1", "--tenant", "acme"], ""),
+        (
+            &["operations", "get"],
+            r#"{"operation_id":"op_1","scope":{"tenant":"acme"}}"#,
+        ),
+    ];
+    for (cmd, stdin) in reads {
+        let mut args = cmd.to_vec();
+        args.extend(["--db", &db, "--now", NOW]);
+        let err = cli(&args, stdin).expect_err("a missing database is refused");
+        assert_eq!(err.code, 1, "{cmd:?}: {}", err.message);
+        assert!(
+            err.message.contains(&db) && err.message.contains("never creates"),
+            "{cmd:?}: {}",
+            err.message
+        );
+        assert!(!std::path::Path::new(&db).exists(), "{cmd:?} created {db}");
+    }
+    cli(
+        &["remember", "--db", &db, "--now", NOW],
+        r#"{"text":"以后请叫我林工","scope":{"tenant":"acme"},"source":{"kind":"user","ref":"e1"}}"#,
+    )
+    .expect("remember creates it");
+    let out = cli(
+        &["recall", "--db", &db, "--now", NOW],
+        r#"{"query":"怎么称呼我？","scope":{"tenant":"acme"}}"#,
+    )
+    .expect("recall reads it");
+    assert!(out.contains("林工"), "{out}");
+}

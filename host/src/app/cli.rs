@@ -398,6 +398,9 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         Cmd::Vacuum => return super::vacuum::run(&cli.flags, out),
         _ => {}
     }
+    if let Some(cmd) = cli.reads_only() {
+        refuse_missing_database(&cli.flags.db, cmd)?;
+    }
     let mut engram = cli.flags.open(&cli.flags.db)?;
     let (op, by) = match &cli.cmd {
         Cmd::Classify => ("classify", TenantBy::Scope),
@@ -510,6 +513,19 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
     }
 }
 
+/// A command that only reads refuses a database file that does not exist,
+/// rather than creating an empty one and answering "nothing" (a mistyped
+/// `--db` would otherwise look like an empty memory).
+fn refuse_missing_database(db: &str, cmd: &str) -> Result<(), Failure> {
+    let file = db != ":memory:" && !crate::postgres::is_postgres_url(db);
+    if file && !std::path::Path::new(db).exists() {
+        return Err(Failure::input(format!(
+            "no database at {db}: `engram {cmd}` reads an existing database and never creates one (check --db; `engram remember` or `engram import` creates it)"
+        )));
+    }
+    Ok(())
+}
+
 /// The one tenant holding memory `id`, for an operator run without
 /// `--tenant` (ids are unique per tenant only).
 fn owning_tenant(engram: &mut Engram, id: &str) -> Result<String, Failure> {
@@ -534,6 +550,20 @@ pub(crate) fn status_names() -> String {
 }
 
 impl Cli {
+    /// The name of a command that only reads the database, if this is one.
+    fn reads_only(&self) -> Option<&'static str> {
+        match self.cmd {
+            Cmd::Recall => Some("recall"),
+            Cmd::Pack => Some("pack"),
+            Cmd::List { .. } => Some("list"),
+            Cmd::History { .. } => Some("history"),
+            Cmd::Operations {
+                cmd: OperationsCmd::Get,
+            } => Some("operations get"),
+            _ => None,
+        }
+    }
+
     /// Classify, remember, import, review and operation records run in
     /// one transaction.
     fn cmd_writes(&self) -> bool {
