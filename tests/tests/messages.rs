@@ -69,6 +69,8 @@ fn a_write_for_another_user_names_the_user_dimension_and_both_values() {
 #[test]
 fn a_read_for_another_tenant_names_the_tenant_and_both_values() {
     let db = temp_db("msg-tenant");
+    // The database exists (read commands never create one).
+    cli(&["remember", "--db", &db, "--now", NOW], "").expect("create the database");
     let query = serde_json::json!({"query": "tea", "scope": {"tenant": "globex"}});
     let err = cli(
         &["recall", "--db", &db, "--now", NOW, "--tenant", "acme"],
