@@ -16,9 +16,11 @@
 //! and the TypeScript types, Python typed dicts and MCP tool schemas
 //! generated from it (`schema`).
 //!
-//! Input is lenient about extra fields (evaluators add labels) and strict
-//! about the fields it reads; an error names the item (its line in JSON
-//! Lines, its position in an array) and the field path.
+//! Input is strict: a field an operation does not read is refused (naming
+//! the nearest known field), a line holding more than one JSON value is
+//! refused, and an error names the item (its line in JSON Lines, its
+//! position in an array) and the field path, in JSON's terms
+//! (`input`; transports check a whole input first with `ops::check`).
 
 mod generated {
     include!(concat!(env!("OUT_DIR"), "/data_model.rs"));

@@ -148,7 +148,12 @@ operations! {
         run: |p, s| each::<OperationLookupIn, _, _, OperationStateOut>(s, |l| p.get_operations(l));
     "info" ("The versions of the package and of the policy configuration.")
         writes: false, input: Object wire::InfoIn, output: One InfoOut,
-        run: |p, _| one::<InfoOut>(p.info());
+        run: |p, s| {
+            if !s.trim().is_empty() {
+                object::<wire::InfoIn>(s)?;
+            }
+            one::<InfoOut>(p.info())
+        };
 }
 
 /// The operation called `name`.
@@ -174,10 +179,93 @@ pub fn call(policy: &dyn Policy, name: &str, input: &str) -> Result<String, Erro
     }
 }
 
-/// An import line's two passes (see `ImportHead`).
+/// Read operation `name`'s input as the operation would, without running
+/// it: the same refusal (`invalid-input` naming the item and field) a call
+/// would give, for a transport to give before it routes or writes
+/// anything. The one reading of every input is the operation's own.
+pub fn check(name: &str, input: &str) -> Result<(), Error> {
+    match call(&ReadOnly, name, input) {
+        Err(Error::Unsupported(m)) if m == READ_ONLY => Ok(()),
+        Err(e) => Err(e),
+        Ok(_) => Ok(()),
+    }
+}
+
+const READ_ONLY: &str = "input read; nothing run";
+
+/// A policy that refuses every call once its input has been read (`check`).
+struct ReadOnly;
+
+impl Policy for ReadOnly {
+    fn classify(&self, _: &[Candidate]) -> Result<Vec<Decision>, Error> {
+        Err(read_only())
+    }
+    fn remember(&self, _: &[Candidate]) -> Result<Vec<Decision>, Error> {
+        Err(read_only())
+    }
+    fn import_records(&self, _: &[ImportRecord]) -> Result<Vec<ImportReceipt>, Error> {
+        Err(read_only())
+    }
+    fn recall(&self, _: &[Query]) -> Result<Vec<RecallResult>, Error> {
+        Err(read_only())
+    }
+    fn pack(&self, _: &PackRequest) -> Result<PackedContext, Error> {
+        Err(read_only())
+    }
+    fn forget(&self, _: &[ForgetSelector]) -> Result<ForgetReport, Error> {
+        Err(read_only())
+    }
+    fn sweep(&self, _: &Scope) -> Result<SweepReport, Error> {
+        Err(read_only())
+    }
+    fn history(&self, _: &str) -> Result<Vec<Memory>, Error> {
+        Err(read_only())
+    }
+    fn list_memories(&self, _: &Scope, _: &[Status]) -> Result<Vec<Memory>, Error> {
+        Err(read_only())
+    }
+    fn review(&self, _: &[ReviewItem]) -> Result<Vec<ReviewOutcome>, Error> {
+        Err(read_only())
+    }
+    fn record_operations(&self, _: &[OperationRecord]) -> Result<Vec<OperationReceipt>, Error> {
+        Err(read_only())
+    }
+    fn get_operations(&self, _: &[OperationLookup]) -> Result<Vec<OperationState>, Error> {
+        Err(read_only())
+    }
+    fn info(&self) -> PolicyInfo {
+        PolicyInfo {
+            package_version: String::new(),
+            policy_version: String::new(),
+        }
+    }
+}
+
+fn read_only() -> Error {
+    Error::Unsupported(READ_ONLY.to_string())
+}
+
+/// An import line: one JSON object whose head fields (`ImportHead`) are
+/// read apart from the candidate's, so each part stays strict about the
+/// fields it does not know. Each part is read from text, as every other
+/// input is (one parser per type in the component, not two).
 fn import_record(item: Item<'_>, form: Form) -> Result<ImportRecord, Error> {
-    let head: ImportHead = input::parse(item, form)?;
-    let candidate: CandidateIn = input::parse(item, form)?;
+    let mut fields: serde_json::Map<String, serde_json::Value> = input::parse(item, form)?;
+    let head_fields = input::fields_of::<ImportHead>();
+    let head: serde_json::Map<String, serde_json::Value> = head_fields
+        .iter()
+        .filter_map(|f| fields.remove_entry(*f))
+        .collect();
+    let part = |map: serde_json::Map<String, serde_json::Value>| {
+        serde_json::to_string(&map).map_err(|e| invalid(Some(item.index), "", e.to_string()))
+    };
+    let (head_text, candidate_text) = (part(head)?, part(fields)?);
+    let at = |text| Item {
+        index: item.index,
+        text,
+    };
+    let head: ImportHead = input::parse(at(&head_text), form)?;
+    let candidate: CandidateIn = input::parse_with(at(&candidate_text), form, head_fields)?;
     Ok(ImportIn { head, candidate }.into())
 }
 
@@ -193,9 +281,9 @@ fn sweep_scope(s: &str) -> Result<Scope, Error> {
     let wrapped = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(item.text)
         .is_ok_and(|m| m.contains_key("scope"));
     Ok(if wrapped {
-        input::parse::<SweepIn>(item, Form::Lines)?.scope.into()
+        input::parse::<SweepIn>(item, Form::Array)?.scope.into()
     } else {
-        input::parse::<wire::Scope>(item, Form::Lines)?.into()
+        input::parse::<wire::Scope>(item, Form::Array)?.into()
     })
 }
 
@@ -207,8 +295,10 @@ fn whole(s: &str) -> Item<'_> {
     }
 }
 
+/// A one-object input, which may span lines (positions are given as line
+/// and column).
 fn object<T: DeserializeOwned>(s: &str) -> Result<T, Error> {
-    input::parse(whole(s), Form::Lines)
+    input::parse(whole(s), Form::Array)
 }
 
 /// Every item of a batch read with `reader`, with where each item was.

@@ -51,7 +51,8 @@ pub enum Error {
 pub fn describe_policy_error(e: &w::Error) -> String {
     match e {
         w::Error::InvalidInput(f) => match f.index {
-            Some(i) => format!("item {i}: {}", engram_contract::item::field_text(f)),
+            // Items are counted from 1 wherever a person reads them.
+            Some(i) => format!("item {}: {}", i + 1, engram_contract::item::field_text(f)),
             None => engram_contract::item::field_text(f),
         },
         w::Error::Unsupported(m) => format!("unsupported: {m}"),

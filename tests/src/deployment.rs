@@ -221,6 +221,27 @@ impl Http {
     }
 }
 
+impl Http {
+    /// A POST of `body` exactly as given, with its content type: its
+    /// status and body.
+    pub fn post_raw(&self, path: &str, key: &str, content_type: &str, body: &str) -> (u16, String) {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(60)))
+            .build()
+            .into();
+        let mut resp = agent
+            .post(&format!("{}{path}", self.base))
+            .header("Authorization", &format!("Bearer {key}"))
+            .header("Content-Type", content_type)
+            .send(body)
+            .expect("POST");
+        let status = resp.status().as_u16();
+        let text = resp.body_mut().read_to_string().expect("read body");
+        (status, text)
+    }
+}
+
 /// The address a spawned `engram serve` (stderr piped) printed it listens
 /// on; its stderr is drained from then on, so it never blocks on the pipe.
 pub fn listening(child: &mut Child) -> String {

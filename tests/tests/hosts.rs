@@ -1267,3 +1267,73 @@ fn the_scenario_exercises_every_export() {
         ops.len()
     );
 }
+
+// ---------------------------------------------------------------- bad input
+
+/// The cases of tests/bad-input/cases.json (the CLI, HTTP and MCP run them
+/// in tests/bad_input.rs) through a package: every one refused, naming
+/// its field in the case's words, and nothing written.
+fn assert_bad_input_refused(host: &str, report: &Value) {
+    let cases: Value = serde_json::from_str(
+        &std::fs::read_to_string(repo_root().join("tests/bad-input/cases.json"))
+            .expect("read cases.json"),
+    )
+    .expect("cases.json is JSON");
+    let cases = cases["cases"].as_array().expect("cases");
+    let results = report["results"].as_array().expect("results");
+    assert_eq!(results.len(), cases.len(), "{host}: {report}");
+    for (case, got) in cases.iter().zip(results) {
+        let name = case["name"].as_str().unwrap_or_default();
+        let message = got["message"].as_str().unwrap_or_default();
+        assert_eq!(
+            got["refused"],
+            json!(true),
+            "{host}, case '{name}' is refused"
+        );
+        let field = case["field"].as_str().unwrap_or_default();
+        if !field.is_empty() {
+            assert!(
+                message.contains(&format!("field `{field}`")),
+                "{host}, '{name}': {message}"
+            );
+        }
+        let expected = case["message"].as_str().unwrap_or_default();
+        assert!(message.contains(expected), "{host}, '{name}': {message}");
+    }
+    assert_eq!(report["before"], report["after"], "{host}: nothing written");
+}
+
+#[test]
+fn node_package_refuses_bad_input_as_the_cli_does() {
+    let node = node_host();
+    let out = work_dir().join("node-bad-input.json");
+    let script = node.project.join("bad-input.mjs");
+    std::fs::copy(repo_root().join("tests/bad-input/node.mjs"), &script)
+        .expect("copy the bad-input script");
+    run(
+        Command::new("node")
+            .current_dir(&node.project)
+            .arg(&script)
+            .arg(repo_root().join("tests/bad-input/cases.json"))
+            .arg(&out),
+        "the bad-input cases through the installed npm package",
+    );
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("read the report"))
+            .expect("the report is JSON");
+    assert_bad_input_refused("node", &report);
+}
+
+#[test]
+fn python_package_refuses_bad_input_as_the_cli_does() {
+    let py = python_host();
+    let out = run(
+        py.command(&work_dir())
+            .arg(repo_root().join("tests/bad-input/python.py"))
+            .arg(repo_root().join("tests/bad-input/cases.json")),
+        "the bad-input cases through the installed Python wheel",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let report: Value = serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_bad_input_refused("python", &report);
+}

@@ -10,6 +10,7 @@ use crate::types as t;
 /// `scope`+`source_ref`.
 #[derive(Debug, Clone, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ForgetIn {
     /// Forget this memory, every revision.
     #[serde(default)]
@@ -100,6 +101,7 @@ impl From<t::ForgetReport> for ForgetOut {
 /// A sweep request: `{"scope": {…}}` (a bare scope is read as one too).
 #[derive(Debug, Clone, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct SweepIn {
     /// Where to apply expiry and archival.
     pub scope: Scope,
@@ -129,6 +131,7 @@ impl From<t::SweepReport> for SweepOut {
 /// A history request.
 #[derive(Debug, Clone, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct HistoryIn {
     /// The memory whose revisions to show, oldest first.
     pub id: String,
@@ -137,6 +140,7 @@ pub struct HistoryIn {
 /// A list request.
 #[derive(Debug, Clone, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ListIn {
     /// Memories of this scope (latest revisions).
     pub scope: Scope,
@@ -148,6 +152,7 @@ pub struct ListIn {
 /// A verdict on one pending revision.
 #[derive(Debug, Clone, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ReviewIn {
     /// The pending memory.
     pub id: String,
@@ -198,6 +203,7 @@ impl From<t::ReviewOutcome> for ReviewOut {
 /// An info request: takes nothing (any input is ignored).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct InfoIn {}
 
 /// The versions of the loaded component.

@@ -1,8 +1,8 @@
 //! The serde types of every operation's input and output (SPEC §4) and
 //! their mapping to the data model (`crate::types`).
 //!
-//! Inputs read only the fields they name (extra fields are ignored) and
-//! fail on a wrong one. Outputs declare their fields in alphabetical order,
+//! Inputs are strict (`deny_unknown_fields`): a field they do not name is
+//! refused, and a wrong one fails, naming it (`crate::input`). Outputs declare their fields in alphabetical order,
 //! so every object prints with sorted keys (`tests::outputs_print_sorted_keys`).
 
 use std::collections::BTreeMap;
@@ -118,6 +118,7 @@ impl schemars::JsonSchema for Entries {
 /// The namespace a memory lives in (SPEC §2). Only `tenant` is required.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Scope {
     /// The agent, when narrowed to one.
     #[serde(default)]
@@ -161,6 +162,7 @@ impl From<t::Scope> for Scope {
 /// Where something came from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Source {
     /// Who said or produced it; decides its default trust.
     pub kind: t::SourceKind,

@@ -11,6 +11,7 @@ use crate::types as t;
 /// `scope.tenant`, `tool` and `status` are required.
 #[derive(Debug, Clone, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct OperationRecordIn {
     /// The caller's id for the side effect (e.g. `op_891`).
     pub operation_id: String,
@@ -85,6 +86,7 @@ impl From<t::OperationReceipt> for OperationReceiptOut {
 /// An exact lookup of one operation.
 #[derive(Debug, Clone, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct OperationLookupIn {
     /// The operation to look up.
     pub operation_id: String,

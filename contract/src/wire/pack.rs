@@ -8,6 +8,7 @@ use crate::types as t;
 /// A message of the recent conversation.
 #[derive(Debug, Clone, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct MessageIn {
     /// A name for it in the manifest.
     #[serde(default, rename = "ref")]
@@ -23,6 +24,7 @@ pub struct MessageIn {
 /// A knowledge snippet or an artifact summary.
 #[derive(Debug, Clone, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct SnippetIn {
     #[serde(rename = "ref")]
     pub reference: String,
@@ -34,6 +36,7 @@ pub struct SnippetIn {
 /// How memories are recalled for the pack.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct RecallOptionsIn {
     #[serde(default)]
     pub k: Option<u32>,
@@ -46,6 +49,7 @@ pub struct RecallOptionsIn {
 /// A pack request (SPEC §4): the parts of the next turn and a token budget.
 #[derive(Debug, Clone, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct PackIn {
     /// The token budget, never exceeded.
     pub budget: u32,

@@ -8,6 +8,7 @@ use crate::types as t;
 /// A recall query (SPEC §4).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct QueryIn {
     /// The caller's id for this query, echoed in its result.
     #[serde(default)]

@@ -12,6 +12,7 @@ use crate::types as t;
 /// `source.kind` are required.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct CandidateIn {
     /// The caller's id for this candidate, echoed in its decision.
     #[serde(default)]
@@ -112,6 +113,7 @@ impl From<t::Candidate> for CandidateIn {
 /// `#[serde(flatten)]`, which would lose the field path of errors.
 #[derive(Debug, Clone, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct ImportHead {
     /// The record's id in the system it comes from.
     pub external_id: String,

@@ -8,6 +8,7 @@
 
 use serde_json::{json, Map, Value};
 
+use engram_contract::item;
 use engram_contract::route::{self, ListQuery};
 
 use crate::auth::{authenticate, own_scope, scope_json, Principal};
@@ -212,7 +213,7 @@ fn run(
         }
         Route::Batch(operation) => {
             let text = body_text(config, req)?;
-            let batch = read_batch(config, req, &text)?;
+            let batch = read_batch(operation, config, req, &text)?;
             for item in &batch.items {
                 if let Some(scope) = &item.scope {
                     principal.check(scope, &batch.form.label(item.index))?;
@@ -230,6 +231,8 @@ fn run(
         Route::Forget => forget(config, engine, req, principal, ndjson_out),
         Route::Pack => {
             let text = body_text(config, req)?;
+            engram_contract::ops::check("pack", &text)
+                .map_err(|e| named(e, |_| Some("pack request".into())))?;
             if let Some(scope) = route::object_scope(&text) {
                 principal.check(&scope, "pack request")?;
             }
@@ -247,6 +250,8 @@ fn run(
             } else {
                 (text.clone(), route::object_scope(&text))
             };
+            engram_contract::ops::check("sweep", &input)
+                .map_err(|e| named(e, |_| Some("sweep request".into())))?;
             if let Some(scope) = &scope {
                 principal.check(scope, "sweep request")?;
             }
@@ -289,7 +294,7 @@ fn forget(
     ndjson_out: bool,
 ) -> Result<Response, ApiError> {
     let text = body_text(config, req)?;
-    let batch = read_batch(config, req, &text)?;
+    let batch = read_batch("forget", config, req, &text)?;
     for item in &batch.items {
         if let Some(scope) = &item.scope {
             principal.check(scope, &batch.form.label(item.index))?;
@@ -300,7 +305,8 @@ fn forget(
         let label = batch.form.label(item.index);
         let selector = route::rejoin(batch.form, [item.text]);
         let out = engine.call("forget", &selector).map_err(|e| match e {
-            PolicyError::InvalidInput(_) => named(e, |_| Some(label.clone())),
+            // The call held this one selector: its item 0.
+            e if item::about_item(&e).is_some() => named(e, |_| Some(label.clone())),
             other => {
                 let mut a = from_policy(other);
                 a.message = format!("{label}: {}", a.message);

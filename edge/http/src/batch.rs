@@ -49,8 +49,11 @@ pub fn body_text(config: &Config, req: &Request) -> Result<String, ApiError> {
     })
 }
 
-/// A batch body; its item count is checked against the limit.
+/// A batch body for operation `op`; its item count is checked against
+/// the limit, and every item is read as the operation reads it (a bad
+/// item is refused, naming it and its field, before anything runs).
 pub fn read_batch<'a>(
+    op: &str,
     config: &Config,
     req: &Request,
     text: &'a str,
@@ -71,6 +74,7 @@ pub fn read_batch<'a>(
             ),
         ));
     }
+    engram_contract::ops::check(op, text).map_err(|e| named(e, |i| Some(form.label(i))))?;
     Ok(Batch { text, form, items })
 }
 

@@ -176,10 +176,10 @@ fn plan(ctx: &Ctx, selectors: &[ForgetSelector]) -> Result<(ForgetReport, Vec<Wr
             ForgetSelector::MemoryId(id) => {
                 let revs = ctx.store.revisions(id.trim())?;
                 let Some(first) = revs.first() else {
-                    return Err(Error::NotFound(format!(
-                        "selector {i}: no memory with id '{}'",
-                        id.trim()
-                    )));
+                    return Err(engram_contract::item::not_found(
+                        i,
+                        format!("no memory with id '{}'", id.trim()),
+                    ));
                 };
                 let scope = first.memory.scope.clone();
                 p.erase(id.trim(), revs, true, "memory", ctx, &keys)?;

@@ -156,6 +156,14 @@ fn at_item(e: Error, label: impl Fn(u32) -> Option<String>) -> Failure {
     }
 }
 
+/// Refuse input operation `op` cannot read — a field it does not know, a
+/// line holding two JSON values — naming the line and field, before any
+/// item is routed or anything is written.
+fn check_input(op: &str, input: &str, form: Form) -> Result<(), Failure> {
+    engram_contract::ops::check(op, input)
+        .map_err(|e| at_item(Error::Policy(e), |i| Some(form.label(i))))
+}
+
 /// All of stdin as text. Invalid UTF-8 is reported with the line it is on.
 fn read_all(input: &mut dyn Read) -> Result<String, Failure> {
     let mut bytes = Vec::new();
@@ -264,6 +272,7 @@ fn batch(
     by: TenantBy,
 ) -> Result<String, Failure> {
     let (form, items) = route::batch(input).map_err(|e| Failure::from(Error::Policy(e)))?;
+    check_input(op, input, form)?;
     let item_tenants = tenants(cli, engram, form, &items, by)?;
     let tenant_of = |i: usize| item_tenants[i].as_str();
     let mut tenants: Vec<&str> = Vec::new();
@@ -433,17 +442,20 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         }
         Cmd::Pack => {
             let input = read_all(stdin)?;
+            engram_contract::ops::check("pack", &input)
+                .map_err(|e| at_item(Error::Policy(e), |_| Some("pack request".into())))?;
             let tenant = route::object_scope(&input).map(|s| s.tenant);
             let p = principal_for(&cli, tenant.as_deref().unwrap_or(""));
             let text = engram
                 .call_json(p, "pack", &input)
-                .map_err(|e| at_item(e, |i| Some(format!("line {}", i + 1))))?;
+                .map_err(|e| at_item(e, |_| Some("pack request".into())))?;
             print(out, &text)
         }
         Cmd::Forget => {
             let input = read_all(stdin)?;
             let (form, items) =
                 route::batch(&input).map_err(|e| Failure::from(Error::Policy(e)))?;
+            check_input("forget", &input, form)?;
             // One selector, one call, one report line: each for its own tenant.
             let text = transactional(&mut engram, |e| {
                 let tenants = tenants(&cli, e, form, &items, TenantBy::Selector)?;
@@ -456,11 +468,10 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
                             "forget",
                             &route::rejoin(form, [item.text]),
                         )
-                        .map_err(|err| match &err {
-                            Error::Policy(w::Error::InvalidInput(_)) => {
-                                at_item(err, |_| Some(label.clone()))
-                            }
-                            _ => Failure::input(format!("{label}: {err}")),
+                        .map_err(|err| match err.about_item() {
+                            // The call held this one selector: its item 0.
+                            Some(_) => at_item(err, |_| Some(label.clone())),
+                            None => Failure::input(format!("{label}: {err}")),
                         })?;
                     reports.push_str(&report);
                 }

@@ -10,7 +10,7 @@ export class EngramError extends Error {
   constructor(kind, message, { field, index } = {}) {
     const named = field !== undefined && field !== '' ? `field \`${field}\`: ${message}` : message;
     super(index !== undefined && index !== null
-      ? `item ${index}: ${named}`
+      ? `item ${index + 1}: ${named}`
       : field !== undefined ? named : `${kind}: ${message}`);
     this.name = 'EngramError';
     this.kind = kind;

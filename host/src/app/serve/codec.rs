@@ -65,9 +65,12 @@ pub async fn read_body(
     })
 }
 
-/// A batch: a JSON array, or JSON Lines when the body says so; its item
-/// count is checked against the limit.
+/// A batch for operation `op`: a JSON array, or JSON Lines when the body
+/// says so; its item count is checked against the limit, and every item
+/// is read as the operation reads it (a bad item is refused, naming it
+/// and its field, before anything runs).
 pub fn parse_batch<'a>(
+    op: &str,
     text: &'a str,
     headers: &HeaderMap,
     limits: &Limits,
@@ -80,6 +83,8 @@ pub fn parse_batch<'a>(
     }
     let (form, items) = route::batch(text).map_err(|e| named(Error::Policy(e), |_| None))?;
     limits.check_items(items.len())?;
+    engram_contract::ops::check(op, text)
+        .map_err(|e| named(Error::Policy(e), |i| Some(form.label(i))))?;
     Ok(Batch {
         text,
         form,

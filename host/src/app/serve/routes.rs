@@ -72,7 +72,7 @@ pub async fn run_batch(
     op: &'static str,
 ) -> Result<Response, ApiError> {
     let text = read_body(body, &headers, st.limits()).await?;
-    let batch = parse_batch(&text, &headers, st.limits())?;
+    let batch = parse_batch(op, &text, &headers, st.limits())?;
     check_scopes(&authed, &batch)?;
     let (form, ndjson, empty) = (batch.form, batch.ndjson, batch.items.is_empty());
     if empty {
@@ -136,7 +136,7 @@ async fn forget(
     body: Body,
 ) -> Result<Response, ApiError> {
     let text = read_body(body, &headers, st.limits()).await?;
-    let batch = parse_batch(&text, &headers, st.limits())?;
+    let batch = parse_batch("forget", &text, &headers, st.limits())?;
     check_scopes(&authed, &batch)?;
     let form = batch.form;
     let selectors: Vec<(String, String)> = batch
@@ -150,14 +150,13 @@ async fn forget(
         .with_engram_tx(move |e| {
             let mut reports = String::new();
             for (label, selector) in selectors {
-                let r = e
-                    .call_json(p.clone(), "forget", &selector)
-                    .map_err(|err| match &err {
-                        crate::Error::Policy(w::Error::InvalidInput(_)) => {
-                            named(err, |_| Some(label.clone()))
-                        }
-                        _ => with_label(ApiError::from(err), &label),
-                    })?;
+                let r = e.call_json(p.clone(), "forget", &selector).map_err(|err| {
+                    match err.about_item() {
+                        // The call held this one selector: its item 0.
+                        Some(_) => named(err, |_| Some(label.clone())),
+                        None => with_label(ApiError::from(err), &label),
+                    }
+                })?;
                 reports.push_str(&r);
             }
             Ok(reports)
@@ -216,6 +215,8 @@ async fn pack(
     body: Body,
 ) -> Result<Response, ApiError> {
     let text = read_body(body, &headers, st.limits()).await?;
+    engram_contract::ops::check("pack", &text)
+        .map_err(|e| named(crate::Error::Policy(e), |_| Some("pack request".into())))?;
     if let Some(scope) = route::object_scope(&text) {
         authed.check(&scope, "pack request")?;
     }
@@ -249,6 +250,8 @@ async fn sweep(
 ) -> Result<Response, ApiError> {
     let text = read_body(body, &headers, st.limits()).await?;
     let (request, scope) = sweep_request(&text, &authed);
+    engram_contract::ops::check("sweep", &request)
+        .map_err(|e| named(crate::Error::Policy(e), |_| Some("sweep request".into())))?;
     if let Some(scope) = &scope {
         authed.check(scope, "sweep request")?;
     }

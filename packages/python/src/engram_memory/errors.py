@@ -22,7 +22,7 @@ class EngramError(Exception):
         self.index = index
         named = f"field `{field}`: {message}" if field else message
         if index is not None:
-            text = f"item {index}: {named}"
+            text = f"item {index + 1}: {named}"  # counted from 1, as every transport names items
         elif field is not None:
             text = named
         else:
