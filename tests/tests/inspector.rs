@@ -191,18 +191,33 @@ fn the_inspector_page_works_end_to_end_in_chromium() {
             panic!("corrected: ID CONFIDENCE expected, got {c:?}")
         };
         let revs = history(&db, id);
-        let status: Vec<&str> = revs.iter().map(|r| r["status"].as_str().unwrap_or("")).collect();
+        let status: Vec<&str> = revs
+            .iter()
+            .map(|r| r["status"].as_str().unwrap_or(""))
+            .collect();
         assert_eq!(status, ["superseded", "active"], "{id}: {revs:?}");
         assert_eq!(revs[0]["superseded_by"]["revision"], 2, "{revs:?}");
         assert_eq!(revs[1]["source"]["kind"], "user", "{revs:?}");
         let before: f64 = confidence.parse().expect("a confidence");
-        assert_eq!(revs[0]["confidence"].as_f64(), Some(before), "{id}: {revs:?}");
+        assert_eq!(
+            revs[0]["confidence"].as_f64(),
+            Some(before),
+            "{id}: {revs:?}"
+        );
     }
     let forgotten = reported(&stdout, "forgotten: ");
     assert_eq!(forgotten.len(), 1, "{stdout}");
+    let id = forgotten[0][0];
+    let out = engram_bin!()
+        .arg("--db")
+        .arg(&db)
+        .args(["--now", NOW, "--tenant", "acme", "history", "--id", id])
+        .output()
+        .expect("run engram history");
+    let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        history(&db, forgotten[0][0]).is_empty(),
-        "the confirmed forget erased every revision"
+        !out.status.success() && stderr.contains(&format!("no memory with id '{id}'")),
+        "the confirmed forget erased every revision: {stderr}"
     );
     let _ = std::fs::remove_dir_all(&dir);
     eprintln!("inspector test took {:.1?}", t.elapsed());
