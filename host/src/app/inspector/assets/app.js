@@ -229,19 +229,24 @@ function correctionPlan(m) {
         `raises ${label}'s confidence), not a correction. Change the value to correct it.`,
     };
   }
-  const outranked = m.source.kind === 'user' ? ''
-    : ` If ${SOURCE_LABEL[m.source.kind] ?? m.source.kind} outranks you for this fact (a system of record ` +
-      'does for a service’s facts), it waits in Review instead.';
+  // Whose word counts is the policy's (its authority table); the page
+  // names the cases rather than copying the table.
+  const who = SOURCE_LABEL[m.source.kind] ?? m.source.kind;
+  const above = m.source.kind === 'user' ? ''
+    : ` Unless ${who} ranks above you for this fact (a system of record does for a service’s facts): then ` +
+      'the correction waits in Review.';
   if (!value) {
     return {
       ok: true,
-      say: `Saving withdraws ${fact} (an empty value): ${label} becomes retracted, kept for audit.${outranked}`,
+      say: `Saving withdraws ${fact} (an empty value): ${label} becomes retracted, kept for audit.${above}`,
     };
   }
+  const equal = m.source.kind === 'user' ? ''
+    : ' If it ranks equal (a tool’s output on a world fact), both are kept as conflicted.';
   return {
     ok: true,
     say: `Saving sets ${fact} to “${value}” (was “${old}”) with you as the source: a new revision that ` +
-      `supersedes ${label}, which is kept as history.${outranked}`,
+      `supersedes ${label}, which is kept as history.${above}${equal}`,
   };
 }
 
@@ -499,7 +504,8 @@ async function forgetSubmit(e) {
   const found = matching(by, value);
   const lines = [
     ...found.map(quoted),
-    found.length ? null : 'No memory on this page matches; older revisions or memories not listed may still.',
+    found.length ? null : 'No memory listed on this page matches.',
+    by === 'memory_id' ? null : 'Revisions and memories not listed here (other statuses) are erased too if they match.',
     'Every revision of each, and the memories derived from them (cascaded).',
   ].filter(Boolean);
   const yes = await confirmErase($('#forget-confirm'), `Erase ${what} “${value}”?`, lines);
