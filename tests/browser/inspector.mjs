@@ -30,10 +30,10 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
 });
 try {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN' });
   page.setDefaultTimeout(10_000);
   const consoleErrors = [];
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(`${m.text()} ${m.location().url}`); });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
   const shot = async (name, fullPage = false) => {
     if (shots) await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage });
@@ -114,13 +114,53 @@ try {
   assert.match(await revs.nth(0).innerText(), /superseded by #2/);
   assert.match(await revs.nth(1).innerText(), /system-of-record · cmdb:payment-service#rev-91/);
 
-  log('correct a memory: a new revision with the user as source');
-  const named = await rowWith('以后请叫我林工').getAttribute('data-id');
+  // The API under the page's key, for checks the page does not show.
+  const apiGet = (p) => page.evaluate(async (p) => {
+    const r = await fetch(p, { headers: { Authorization: `Bearer ${sessionStorage.getItem('engram-key')}` } });
+    return { status: r.status, body: await r.json() };
+  }, p);
+  const historyOf = async (id) => (await apiGet(`/v1/memories/${encodeURIComponent(id)}/history`)).body;
+  const current = async (id) => (await apiGet('/v1/memories?tenant=acme&user=u42')).body.find((m) => m.id === id);
+
+  log('layout at 1280 px: with the detail panel open every row button is reachable');
   await rowWith('以后请叫我林工').locator('button.open').click();
+  await page.locator('#history li.rev').first().waitFor();
+  const width = page.viewportSize().width;
+  assert.equal(width, 1280);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+    'no horizontal scrolling of the page');
+  assert.ok(await page.evaluate(() => { const v = document.querySelector('.views'); return v.scrollWidth <= v.clientWidth; }),
+    'the table fits beside the panel, nothing scrolled out of sight');
+  const rejects = page.locator('#memories button.reject');
+  assert.equal(await rejects.count(), 2, 'the two pending memories have Reject buttons');
+  for (const b of [...await rejects.all(), ...await page.locator('#memories button.approve').all(),
+    page.locator('#correct-save'), page.locator('#detail-forget'), page.locator('#detail-close')]) {
+    await b.scrollIntoViewIfNeeded();
+    const box = await b.boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= width, `${await b.innerText()} is inside the viewport: ${JSON.stringify(box)}`);
+    // Nothing (the detail panel) covers it: the button is what a click there hits.
+    const hit = await b.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return top === el || el.contains(top);
+    });
+    assert.ok(hit, `${await b.innerText()} is not covered`);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await shot('detail-1280');
+
+  log('correct a memory by its text alone: the value follows, the old revision is superseded');
+  const named = await rowWith('以后请叫我林工').getAttribute('data-id');
   await page.locator('#detail-title', { hasText: named }).waitFor();
-  await page.locator('#correct-object').fill('林总');
+  const before = await current(named);
+  assert.equal(before.payload.object, '林工');
+  assert.equal(await page.locator('#correct-object').inputValue(), '林工', 'the value field starts at the old value');
+  assert.ok(await page.locator('#correct-save').isDisabled(), 'nothing to save before an edit');
   await page.locator('#correct-text').fill('以后请叫我林总');
-  await page.locator('#correct button[type=submit]').click();
+  assert.equal(await page.locator('#correct-object').inputValue(), '林总', 'the value follows the text');
+  assert.match(await page.locator('#correct-preview').innerText(),
+    new RegExp(`to “林总” \\(was “林工”\\).*supersedes ${named}#1`), 'the form says what saving will do');
+  await page.locator('#correct-save').click();
   const decision = page.locator('#decision .decision');
   await decision.waitFor();
   assert.equal(await decision.getAttribute('data-disposition'), 'active');
@@ -132,13 +172,66 @@ try {
   assert.match(await revs.nth(1).innerText(), /user-stated · inspector:u42/);
   await rowWith('以后请叫我林总').waitFor();
   assert.equal(await rowWith('以后请叫我林工').count(), 0, 'the old revision is history, not current');
+  const [old1, new1] = await historyOf(named);
+  assert.deepEqual([old1.status, old1.superseded_by?.revision, new1.status, new1.revision],
+    ['superseded', 2, 'active', 2]);
+  assert.equal(old1.confidence, before.confidence, 'the correction did not reinforce the old revision');
+  assert.equal(new1.payload.object, '林总');
+  console.log(`corrected: ${named} ${before.confidence}`);
   await shot('history-correct', true);
 
-  log('forget a memory and see it gone, with the deletion report');
+  log('correct a fact whose value is its whole sentence (issue 32): the new sentence wins');
+  const editor = await rowWith('My favourite editor is Helix').getAttribute('data-id');
+  const editorBefore = await current(editor);
+  await rowWith('My favourite editor is Helix').locator('button.open').click();
+  await page.locator('#detail-title', { hasText: editor }).waitFor();
+  await page.locator('#correct-text').fill('My favourite editor is Zed');
+  assert.equal(await page.locator('#correct-object').inputValue(), 'My favourite editor is Zed');
+  await page.locator('#correct-save').click();
+  await page.locator('#decision .decision[data-action=superseded]').waitFor();
+  const [old2, new2] = await historyOf(editor);
+  assert.deepEqual([old2.status, new2.status, new2.text], ['superseded', 'active', 'My favourite editor is Zed']);
+  assert.equal(old2.confidence, editorBefore.confidence, 'the old revision was not reinforced');
+  console.log(`corrected: ${editor} ${editorBefore.confidence}`);
+
+  log('a new text that keeps the old value is no correction: the form says so and does not save');
+  const tz = await rowWith('Asia/Shanghai').getAttribute('data-id');
+  await rowWith('Asia/Shanghai').locator('button.open').click();
+  await page.locator('#detail-title', { hasText: tz }).waitFor();
+  await page.locator('#correct-text').fill('Timezone: Asia/Shanghai');
+  assert.equal(await page.locator('#correct-object').inputValue(), 'Asia/Shanghai');
+  assert.match(await page.locator('#correct-preview').innerText(), /still “Asia\/Shanghai”.*duplicate/);
+  assert.ok(await page.locator('#correct-save').isDisabled());
+  await page.locator('#correct-object').fill('Asia/Tokyo');
+  assert.ok(await page.locator('#correct-save').isEnabled(), 'a new value may be saved');
+  await page.locator('#detail-close').click();
+  assert.equal((await historyOf(tz)).length, 1, 'nothing was written');
+
+  log('forget asks first, says what it erases, and erases nothing until confirmed');
   const forgotten = await rowWith('张伟').getAttribute('data-id');
   await rowWith('张伟').locator('button.open').click();
   await page.locator('#detail-title', { hasText: forgotten }).waitFor();
   await page.locator('#detail-forget').click();
+  const confirm = page.locator('#detail-confirm [role=alertdialog]');
+  await confirm.waitFor();
+  const asked = await confirm.innerText();
+  assert.ok(asked.includes(forgotten), 'the confirmation names the memory');
+  assert.ok(asked.includes('order-service 的负责人是张伟'), 'and quotes its text');
+  assert.match(asked, /tombstone is kept/);
+  assert.equal(await page.evaluate(() => document.activeElement.className), 'cancel', 'Cancel has the focus');
+  await shot('forget-confirm');
+  assert.equal((await historyOf(forgotten)).length, 1, 'nothing erased while the question is open');
+  await page.locator('#detail-confirm button.cancel').click();
+  await confirm.waitFor({ state: 'detached' });
+  assert.equal((await historyOf(forgotten)).length, 1, 'Cancel erases nothing');
+  await rowWith('张伟').waitFor();
+  await page.locator('#detail-forget').click();
+  await page.keyboard.press('Escape');
+  await confirm.waitFor({ state: 'detached' });
+  assert.equal(await page.locator('#detail').isVisible(), true, 'Escape answers the question, the panel stays');
+  assert.equal((await historyOf(forgotten)).length, 1, 'Escape erases nothing');
+  await page.locator('#detail-forget').click();
+  await confirm.locator('button.erase').click();
   await page.locator('#decision dl.report').waitFor();
   assert.equal(await page.locator('#decision dd.deleted').innerText(), forgotten, 'the report names the memory');
   assert.equal(await page.locator('#decision dd.cascaded').innerText(), 'none');
@@ -146,10 +239,17 @@ try {
   assert.equal(await page.locator('#decision dd.tombstones').innerText(), '2');
   await page.waitForFunction(() => ![...document.querySelectorAll('#memories tbody tr')]
     .some((r) => r.textContent.includes('张伟')));
+  assert.equal((await apiGet(`/v1/memories/${forgotten}/history`)).status, 404, 'erased after the confirmation');
+  console.log(`forgotten: ${forgotten}`);
   await page.locator('#tab-forget').click();
   await page.locator('input[name=by][value=source_ref]').check();
   await page.locator('#forget-value').fill('evt-ops-5');
   await page.locator('#forget-form button[type=submit]').click();
+  const confirmTab = page.locator('#forget-confirm [role=alertdialog]');
+  await confirmTab.waitFor();
+  assert.match(await confirmTab.innerText(), /order-service 重启/, 'the confirmation lists what the selector matches');
+  assert.equal(await page.locator('#forget-report dl.report').count(), 0, 'nothing erased yet');
+  await confirmTab.locator('button.erase').click();
   await page.locator('#forget-report dl.report').waitFor();
   const erased = [await page.locator('#forget-report dd.deleted').innerText(),
     await page.locator('#forget-report dd.cascaded').innerText()].filter((x) => x !== 'none');
@@ -193,8 +293,11 @@ try {
   assert.equal(await page.locator('#tab-memories').getAttribute('aria-selected'), 'true');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-memories');
 
-  // Only the deliberately wrong key at the start may have logged an error.
-  assert.deepEqual(consoleErrors.filter((e) => !/status of 401/.test(e)), [], 'no script or load errors');
+  // Only the deliberately wrong key at the start, and the check that the
+  // forgotten memory's history is gone, may have logged an error.
+  const gone = `${url}v1/memories/${forgotten}/history`;
+  assert.deepEqual(consoleErrors.filter((e) => !/status of 401/.test(e) && !(/status of 404/.test(e) && e.endsWith(` ${gone}`))),
+    [], 'no script or load errors');
 
   log('the key is the boundary: another tenant is refused');
   const status = await page.evaluate(async () => (await fetch('/v1/memories?tenant=globex', {

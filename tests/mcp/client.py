@@ -6,8 +6,9 @@ runs remember -> recall -> list_memories -> memory_history -> pack_context ->
 forget -> recall, then remembers two inferences (held pending), reviews
 them (review_memories: approve one, reject the other) and lists the result,
 records an operation (record_operation: submitted, the same again,
-succeeded, a refused change) and looks operations up (get_operation), and
-prints one JSON object with what each step returned.
+succeeded, a refused change) and looks operations up (get_operation),
+remembers something without a `source` (taken as the agent's) and lists
+what is pending, and prints one JSON object with what each step returned.
 """
 
 import asyncio
@@ -98,6 +99,15 @@ async def main():
             out["op_get_other_user"] = payload(await call("get_operation", {"operation_id": "op_u2"}))
             out["op_get_unknown"] = payload(await call("get_operation", {"operation_id": "op_89"}))
             out["op_recall"] = payload(await call("recall", {"query": "issue_refund op_891 refund"}))
+            # No `source`: the model is the one speaking, not the user.
+            out["remember_unsourced"] = payload(await call("remember", {
+                "text": "The user's favourite airline is KLM",
+                "kind_hint": "semantic",
+                "subject": f"user:{user}",
+                "predicate": "favourite_airline",
+                "object": "KLM",
+            }))
+            out["list_unsourced"] = payload(await call("list_memories", {"statuses": ["pending"]}))
     print(json.dumps(out))
 
 

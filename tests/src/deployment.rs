@@ -353,6 +353,13 @@ impl Mcp {
         }
     }
 
+    /// The tools the server lists (`tools/list`): each with its name,
+    /// description and input schema.
+    pub fn list_tools(&mut self) -> Vec<Value> {
+        let v = self.request("tools/list", json!({}));
+        v["result"]["tools"].as_array().cloned().unwrap_or_default()
+    }
+
     /// Call a tool: whether it reported an error, and everything it answered.
     pub fn tool(&mut self, name: &str, arguments: Value) -> (bool, String) {
         let v = self.request("tools/call", json!({"name": name, "arguments": arguments}));

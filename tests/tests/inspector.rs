@@ -1,9 +1,13 @@
 //! The memory inspector page end to end: `engram serve` on a seeded store,
-//! driven in headless Chromium by `tests/browser/inspector.mjs` (Node and
-//! playwright-core): connect with a key, filter, search and read an
-//! explanation, open a history, correct a memory and see the new revision,
-//! forget and see it gone, approve a pending inference, preview a pack, and
-//! never see another tenant.
+//! driven in headless Chromium at 1280×800 by `tests/browser/inspector.mjs`
+//! (Node and playwright-core): connect with a key, filter, search and read an
+//! explanation, open a history with every row button reachable beside it,
+//! correct a memory by its text alone and see the old revision superseded
+//! (not reinforced), forget only after a confirmation that says what goes,
+//! approve a pending inference, preview a pack, and never see another
+//! tenant. The store is then read back through the CLI: the corrections
+//! superseded their old revisions at their old confidence, and the
+//! forgotten memory is gone.
 //!
 //! Chromium, a CJK font and playwright-core are provisioned by the test
 //! (`engram_tests::provision`). With `ENGRAM_INSPECTOR_SCREENSHOTS=DIR` the
@@ -76,12 +80,38 @@ fn seed(db: &Path) {
         String::from_utf8_lossy(&out.stderr)
     );
     let decisions = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(decisions.lines().count(), 11, "{decisions}");
+    assert_eq!(decisions.lines().count(), 12, "{decisions}");
     assert_eq!(
         decisions.matches("\"disposition\":\"pending\"").count(),
         2,
         "the two inferences wait for review: {decisions}"
     );
+}
+
+/// Every revision of a memory, read from the store by `engram history`.
+fn history(db: &Path, id: &str) -> Vec<serde_json::Value> {
+    let out = provision::run(
+        engram_bin!()
+            .arg("--db")
+            .arg(db)
+            .args(["--now", NOW, "--tenant", "acme", "history", "--id", id]),
+        "engram history",
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+/// What the page did, as the browser script reports it: each corrected
+/// memory with its confidence before the correction, and the forgotten one.
+fn reported<'a>(stdout: &'a str, tag: &str) -> Vec<Vec<&'a str>> {
+    stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix(tag))
+        .map(|rest| rest.split_whitespace().collect())
+        .collect()
 }
 
 /// Start `engram serve` on a free loopback port; returns it and its URL.
@@ -128,7 +158,7 @@ fn the_inspector_page_works_end_to_end_in_chromium() {
     seed(&db);
     let key = add_key(&keys, "acme", "u42");
     let other = add_key(&keys, "globex", "u7");
-    let (_server, url) = serve(&db, &keys);
+    let (server, url) = serve(&db, &keys);
 
     let mut node = Command::new("node");
     node.arg(repo_file("browser/inspector.mjs"))
@@ -149,6 +179,46 @@ fn the_inspector_page_works_end_to_end_in_chromium() {
         "the browser run failed\n--- stdout\n{stdout}\n--- stderr\n{stderr}"
     );
     assert!(stdout.contains("inspector: every step passed"), "{stdout}");
+    drop(server);
+
+    // The store agrees with the page: each correction made by the text
+    // alone is the active revision 2, and revision 1 is superseded by it at
+    // the confidence it had (a correction is not a confirmation).
+    let corrected = reported(&stdout, "corrected: ");
+    assert_eq!(corrected.len(), 2, "{stdout}");
+    for c in &corrected {
+        let [id, confidence] = c[..] else {
+            panic!("corrected: ID CONFIDENCE expected, got {c:?}")
+        };
+        let revs = history(&db, id);
+        let status: Vec<&str> = revs
+            .iter()
+            .map(|r| r["status"].as_str().unwrap_or(""))
+            .collect();
+        assert_eq!(status, ["superseded", "active"], "{id}: {revs:?}");
+        assert_eq!(revs[0]["superseded_by"]["revision"], 2, "{revs:?}");
+        assert_eq!(revs[1]["source"]["kind"], "user", "{revs:?}");
+        let before: f64 = confidence.parse().expect("a confidence");
+        assert_eq!(
+            revs[0]["confidence"].as_f64(),
+            Some(before),
+            "{id}: {revs:?}"
+        );
+    }
+    let forgotten = reported(&stdout, "forgotten: ");
+    assert_eq!(forgotten.len(), 1, "{stdout}");
+    let id = forgotten[0][0];
+    let out = engram_bin!()
+        .arg("--db")
+        .arg(&db)
+        .args(["--now", NOW, "--tenant", "acme", "history", "--id", id])
+        .output()
+        .expect("run engram history");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && stderr.contains(&format!("no memory with id '{id}'")),
+        "the confirmed forget erased every revision: {stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
     eprintln!("inspector test took {:.1?}", t.elapsed());
 }

@@ -285,4 +285,87 @@ fn an_mcp_client_lists_nine_tools_and_a_round_trip_matches_the_cli() {
         );
     }
     assert_eq!(report["op_recall"]["data"]["results"], json!([]));
+
+    // `remember` without a `source` is the agent speaking, never the user:
+    // an unverified inference, held pending.
+    let unsourced = &report["remember_unsourced"];
+    assert_eq!(unsourced["is_error"], false, "{unsourced}");
+    assert_eq!(unsourced["data"]["disposition"], "pending", "{unsourced}");
+    assert!(
+        unsourced["data"]["reasons"]
+            .to_string()
+            .contains("unverified inference"),
+        "{unsourced}"
+    );
+    let pending = report["list_unsourced"]["data"]["items"]
+        .as_array()
+        .expect("pending memories");
+    let stored = pending
+        .iter()
+        .find(|m| m["text"] == "The user's favourite airline is KLM")
+        .unwrap_or_else(|| panic!("the unsourced memory is pending: {pending:?}"));
+    assert_eq!(stored["source"]["kind"], "agent", "{stored}");
+}
+
+/// The `remember` tool says what `source` defaults to and what each source
+/// kind means for trust, in its description and in its schema, with the
+/// text the contract's schema gives each kind (`wit/types.wit`).
+#[test]
+fn the_remember_tool_defaults_source_to_the_agent_and_explains_each_kind() {
+    let report = mcp_session(&temp_db("mcp-source"));
+    let remember = &report["tools"]["remember"];
+    let schema = &remember["schema"];
+    let source = &schema["properties"]["source"];
+    assert_eq!(source["default"], json!({"kind": "agent"}), "{source}");
+    assert!(
+        !schema["required"]
+            .as_array()
+            .is_some_and(|r| r.contains(&json!("source"))),
+        "{schema}"
+    );
+    let kinds = source["properties"]["kind"]["oneOf"]
+        .as_array()
+        .expect("source.kind: one of the kinds");
+    let names: Vec<&str> = kinds.iter().filter_map(|k| k["const"].as_str()).collect();
+    assert_eq!(
+        names,
+        ["user", "system", "document", "tool", "behavior", "agent"]
+    );
+    let description = remember["description"].as_str().unwrap_or("");
+    let source_description = source["description"].as_str().unwrap_or("");
+    for text in [description, source_description] {
+        assert!(text.contains(r#"{"kind":"agent"}"#), "{text}");
+        for k in kinds {
+            // Each kind with its own description, on one line.
+            let said: Vec<&str> = k["description"]
+                .as_str()
+                .unwrap_or("")
+                .split_whitespace()
+                .collect();
+            let expected = format!(
+                "`{}`: {}",
+                k["const"].as_str().unwrap_or(""),
+                said.join(" ")
+            );
+            let expected = expected.trim_end_matches('.');
+            assert!(said.len() > 5, "{k}: a description that says something");
+            assert!(text.contains(expected), "{expected} in {text}");
+        }
+    }
+    for (kind, words) in [
+        ("user", "user's own words"),
+        ("agent", "pending"),
+        ("tool", "untrusted for instructions"),
+        ("document", "untrusted for instructions"),
+        ("system", "system of record"),
+        ("behavior", "behaviour"),
+    ] {
+        let k = kinds.iter().find(|k| k["const"] == kind).expect("the kind");
+        let said: Vec<&str> = k["description"]
+            .as_str()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        assert!(said.join(" ").contains(words), "{kind}: {k}");
+    }
 }

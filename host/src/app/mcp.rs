@@ -11,6 +11,11 @@
 //! a list, `items`: the store reads them through the principal. The
 //! arguments go to the component as the operation's JSON input, and the
 //! answer comes back as structured content.
+//!
+//! The caller of a tool is the model, so `remember` without a `source` is
+//! `{"kind":"agent"}` (an unverified inference, held pending), never the
+//! user; the tool's description and its schema's `source` say what each
+//! source kind means for trust, in the words of `wit/types.wit`.
 
 use std::sync::{Arc, Mutex};
 
@@ -52,8 +57,8 @@ const TOOLS: &[ToolSpec] = &[
     ToolSpec {
         name: "remember",
         operation: "remember",
-        description: "Offer something worth remembering about the user, the project or the conversation. The memory policy decides whether to store it (active), hold it for review (pending), keep it only for this task (working) or reject it (e.g. secrets, chit-chat), and why; facts about the same subject and attribute supersede older ones. `source` defaults to {\"kind\": \"user\"}. Returns the decision with its reasons, gates and memory_id.",
-        defaults: &[("source", r#"{"kind":"user"}"#)],
+        description: "Offer something worth remembering about the user, the project or the conversation. The memory policy decides whether to store it (active), hold it for review (pending), keep it only for this task (working) or reject it (e.g. secrets, chit-chat), and why; facts about the same subject and attribute supersede older ones. Returns the decision with its reasons, gates and memory_id.",
+        defaults: &[("source", r#"{"kind":"agent"}"#)],
         shape: Shape::Scoped,
     },
     ToolSpec {
@@ -141,10 +146,73 @@ fn input_schema(spec: &ToolSpec) -> JsonObject {
             r != "scope" && !spec.defaults.iter().any(|(k, _)| *k == r)
         });
     }
+    if let Some(props) = schema["properties"].as_object_mut() {
+        for (key, value) in spec.defaults {
+            if let (Some(p), Ok(v)) = (props.get_mut(*key), serde_json::from_str::<Value>(value)) {
+                p["default"] = v;
+            }
+        }
+    }
+    if let Some(text) = source_trust(spec, &schema) {
+        schema["properties"]["source"]["description"] = json!(text);
+    }
     match schema {
         Value::Object(m) => m,
         _ => JsonObject::new(),
     }
+}
+
+/// What a tool's `source` means for trust, when it takes one: its default
+/// and each source kind with the description the contract's schema gives it
+/// (the doc comments of `source-kind` in `wit/types.wit`, the one place
+/// that text is written).
+fn source_trust(spec: &ToolSpec, schema: &Value) -> Option<String> {
+    let kinds = schema["properties"]["source"]["properties"]["kind"]["oneOf"].as_array()?;
+    let kinds: Vec<String> = kinds
+        .iter()
+        .filter_map(|k| {
+            let name = k["const"].as_str()?;
+            let text = k["description"].as_str().unwrap_or_default();
+            Some(format!("`{name}`: {}", one_line(text)))
+        })
+        .collect();
+    let default = spec
+        .defaults
+        .iter()
+        .find(|(k, _)| *k == "source")
+        .map(|(_, v)| {
+            format!(
+                " Without `source` the call counts as {v}: yours, not the user's. Give \
+                 {{\"kind\": \"user\"}} only for the user's own words, and `tool` or \
+                 `document` for what a tool returned or a document says."
+            )
+        })
+        .unwrap_or_default();
+    Some(format!(
+        "Who said or produced it, which decides how far it is trusted.{default} \
+         Source kinds: {}.",
+        kinds.join(". ")
+    ))
+}
+
+/// A description on one line (doc comments wrap).
+fn one_line(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .trim_end_matches('.')
+        .to_string()
+}
+
+/// A tool as the server lists it: its description (with what `source`
+/// means for trust, when it takes one) and its input schema.
+fn tool(spec: &ToolSpec) -> Tool {
+    let schema = input_schema(spec);
+    let description = match source_trust(spec, &Value::Object(schema.clone())) {
+        Some(trust) => format!("{} About `source`: {trust}", spec.description),
+        None => spec.description.to_string(),
+    };
+    Tool::new(spec.name, description, schema)
 }
 
 /// Remove the principal's fields from a scope schema (possibly nullable:
@@ -309,18 +377,12 @@ impl ServerHandler for EngramMcp {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         Ok(ListToolsResult::with_all_items(
-            TOOLS
-                .iter()
-                .map(|t| Tool::new(t.name, t.description, input_schema(t)))
-                .collect(),
+            TOOLS.iter().map(tool).collect(),
         ))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        TOOLS
-            .iter()
-            .find(|t| t.name == name)
-            .map(|t| Tool::new(t.name, t.description, input_schema(t)))
+        TOOLS.iter().find(|t| t.name == name).map(tool)
     }
 
     async fn call_tool(

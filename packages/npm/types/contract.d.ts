@@ -261,7 +261,7 @@ export interface Source {
   ref?: string | null;
 }
 
-/** Where a candidate came from; decides its default trust. */
+/** Where a candidate came from; decides how far it is trusted. */
 export type SourceKind = "user" | "system" | "document" | "tool" | "behavior" | "agent";
 
 /** Lifecycle state of one revision. */

@@ -1,8 +1,10 @@
 //! The memory inspector: the web page `engram serve` answers at `/` (seed
 //! 001's memory panel). A user or an operator sees what the agent remembers,
 //! searches it with the ranking explained, reads a memory's history,
-//! corrects it (a new revision, never an in-place edit), forgets it, reviews
-//! pending inferences and previews a packed context.
+//! corrects it (a new revision that supersedes the old one, never an
+//! in-place edit; the form says what saving will do), forgets it (after a
+//! confirmation naming what will be erased), reviews pending inferences and
+//! previews a packed context.
 //!
 //! The page is static HTML, CSS and one ES module embedded in the binary (no
 //! build step). It calls the public API (`/v1/…`) with the caller's key, so

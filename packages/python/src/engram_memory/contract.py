@@ -646,7 +646,7 @@ Sensitivity = Literal["public", "internal", "personal", "sensitive"]
 """How sensitive a memory's content is; recall applies a ceiling."""
 
 SourceKind = Union[Literal["user"], Literal["system"], Literal["document"], Literal["tool"], Literal["behavior"], Literal["agent"]]
-"""Where a candidate came from; decides its default trust."""
+"""Where a candidate came from; decides how far it is trusted."""
 
 Status = Union[Literal["pending"], Literal["active"], Literal["superseded"], Literal["retracted"], Literal["expired"], Literal["conflicted"], Literal["archived"]]
 """Lifecycle state of one revision."""

@@ -75,7 +75,8 @@ function showTab(tab) {
     $(`#${t.getAttribute('aria-controls')}`).hidden = !on;
   }
   // The detail panel belongs to the memories view.
-  if (tab.id !== 'tab-memories') $('#detail').hidden = true;
+  if (tab.id !== 'tab-memories') closeDetail();
+  if (tab.id !== 'tab-forget') dismissConfirm($('#forget-confirm'));
   if (tab.id === 'tab-review') loadReview();
 }
 
@@ -113,10 +114,10 @@ function memoryRow(m) {
   h('td', {}, h('span', { class: `status ${m.status}` }, m.status)),
   h('td', { class: 'text' }, h('span', { class: 'memtext' }, m.text), ' ', inferredMark(m),
     h('div', { class: 'mid' }, `${m.id}#${m.revision}`)),
-  h('td', {}, sourceText(m.source)),
+  h('td', { class: 'source' }, sourceText(m.source)),
   h('td', { class: 'num' }, num(m.confidence)),
   h('td', {}, h('span', { class: `sens ${m.sensitivity}` }, m.sensitivity)),
-  h('td', {}, minute(m.observed_at)),
+  h('td', { class: 'when' }, minute(m.observed_at).split(' ').map((part) => h('span', {}, part)).flatMap((x, i) => (i ? [' ', x] : [x]))),
   h('td', { class: 'actions' },
     h('button', { type: 'button', class: 'open', onclick: () => openDetail(m) }, 'History · 历史'),
     m.status === 'pending'
@@ -150,10 +151,18 @@ function renderMemories() {
 
 // ------------------------------------------------------------------ detail: history, correct, forget
 
+/** Hide the detail panel; a pending forget confirmation there is a "no". */
+function closeDetail() {
+  dismissConfirm($('#detail-confirm'));
+  $('#detail').hidden = true;
+}
+
 async function openDetail(m) {
   state.selected = m;
+  state.valueEdited = false;
   $('#detail').hidden = false;
   $('#correct').hidden = false;
+  dismissConfirm($('#detail-confirm'));
   $('#decision').replaceChildren();
   const semantic = m.kind === 'semantic';
   $('#correct-object-label').hidden = !semantic;
@@ -161,8 +170,106 @@ async function openDetail(m) {
   $('#correct-hint-other').hidden = semantic;
   $('#correct-object').value = semantic ? m.payload.object : '';
   $('#correct-text').value = m.text;
+  previewCorrection();
   await loadHistory(m.id);
   $('#history').focus();
+}
+
+const norm = (s) => String(s ?? '').split(/\s+/).filter(Boolean).join(' ').toLowerCase();
+
+/**
+ * The value a corrected text states, while the user has not edited the
+ * value: the policy tells revisions of a fact apart by their value, so a
+ * new text under the old value would count as the same fact (a duplicate
+ * that reinforces it) — the opposite of a correction. When the old value
+ * was the whole sentence, the new sentence is the new value; when the old
+ * text wrapped the value ("以后请叫我" + "林工") and the new text keeps the
+ * wrapping, the new value is what now sits in its place; a new text that
+ * still states the old value keeps it (the form then says that this is no
+ * correction); otherwise the whole new text is the value.
+ */
+function valueFromText(m, text) {
+  const old = m.payload.object ?? '';
+  const t = text.trim();
+  if (norm(t) === norm(m.text)) return old;
+  if (norm(old) === norm(m.text)) return t;
+  const at = old ? m.text.indexOf(old) : -1;
+  if (at >= 0) {
+    const before = m.text.slice(0, at);
+    const after = m.text.slice(at + old.length);
+    const middle = t.length > before.length + after.length && t.startsWith(before) && t.endsWith(after)
+      ? t.slice(before.length, t.length - after.length).trim() : '';
+    if (middle) return middle;
+  }
+  if (old && t.includes(old)) return old;
+  return t;
+}
+
+/** What saving the correction form will do, said before it is done. */
+function correctionPlan(m) {
+  const text = $('#correct-text').value.trim();
+  const label = `${m.id}#${m.revision}`;
+  if (!text) return { ok: false, say: 'The text is empty: write what is true now.' };
+  if (m.kind !== 'semantic') {
+    if (norm(text) === norm(m.text)) return { ok: false, say: 'Nothing changed yet: edit the text.' };
+    return {
+      ok: true,
+      say: `Saving stores this text as a new user-stated ${m.kind} memory. ${label} is not changed: ` +
+        'events and procedures are identified by their content, so forget it if it is wrong.',
+    };
+  }
+  const value = $('#correct-object').value.trim();
+  const old = m.payload.object ?? '';
+  const fact = `${m.payload.subject} · ${m.payload.predicate}`;
+  if (norm(value) === norm(old)) {
+    if (norm(text) === norm(m.text)) return { ok: false, say: 'Nothing changed yet: edit the text or the value.' };
+    return {
+      ok: false,
+      say: `The value is still “${old}”: the policy would count this as the same fact (a duplicate that ` +
+        `raises ${label}'s confidence), not a correction. Change the value to correct it.`,
+    };
+  }
+  // Whose word counts is the policy's (its authority table); the page
+  // names the cases rather than copying the table.
+  const who = SOURCE_LABEL[m.source.kind] ?? m.source.kind;
+  const above = m.source.kind === 'user' ? ''
+    : ` Unless ${who} ranks above you for this fact (a system of record does for a service’s facts): then ` +
+      'the correction waits in Review.';
+  if (!value) {
+    return {
+      ok: true,
+      say: `Saving withdraws ${fact} (an empty value): ${label} becomes retracted, kept for audit.${above}`,
+    };
+  }
+  const equal = m.source.kind === 'user' ? ''
+    : ' If it ranks equal (a tool’s output on a world fact), both are kept as conflicted.';
+  return {
+    ok: true,
+    say: `Saving sets ${fact} to “${value}” (was “${old}”) with you as the source: a new revision that ` +
+      `supersedes ${label}, which is kept as history.${above}${equal}`,
+  };
+}
+
+function previewCorrection() {
+  const m = state.selected;
+  if (!m) return;
+  const plan = correctionPlan(m);
+  $('#correct-preview').textContent = plan.say;
+  $('#correct-preview').classList.toggle('blocked', !plan.ok);
+  $('#correct-save').disabled = !plan.ok;
+}
+
+function correctTextInput() {
+  const m = state.selected;
+  if (m && m.kind === 'semantic' && !state.valueEdited) {
+    $('#correct-object').value = valueFromText(m, $('#correct-text').value);
+  }
+  previewCorrection();
+}
+
+function correctValueInput() {
+  state.valueEdited = true;
+  previewCorrection();
 }
 
 async function loadHistory(id) {
@@ -201,6 +308,8 @@ function decisionView(d) {
 async function correct(e) {
   e.preventDefault();
   const m = state.selected;
+  const plan = correctionPlan(m);
+  if (!plan.ok) { previewCorrection(); return; }
   const text = $('#correct-text').value.trim();
   const candidate = {
     id: `inspector-edit-${m.id}`,
@@ -221,6 +330,15 @@ async function correct(e) {
     $('#decision').replaceChildren(h('h3', {}, 'Decision · ', h('span', { lang: 'zh' }, '决定')), decisionView(d));
     await loadMemories();
     await loadHistory(d.memory_id ?? m.id);
+    // Further edits start from what is current now.
+    const now = state.memories.find((x) => x.id === m.id && x.status !== 'pending');
+    if (now) {
+      state.selected = now;
+      state.valueEdited = false;
+      if (now.kind === 'semantic') $('#correct-object').value = now.payload.object;
+      $('#correct-text').value = now.text;
+    }
+    previewCorrection();
     say(`Correction ${d.disposition}, ${d.action}`);
   } catch (err) { say(`Correction failed: ${err.message}`, true); }
 }
@@ -318,16 +436,91 @@ async function forget(selector, where) {
   } catch (err) { say(`Forget failed: ${err.message}`, true); return null; }
 }
 
-function forgetSubmit(e) {
+const TOMBSTONE_NOTE = 'A tombstone is kept: a keyed fingerprint of the content and of its source ' +
+  '(not the text itself), so the same content is not learnt again from the same or a derived source. ' +
+  'Erasing cannot be undone.';
+
+/** Close a pending confirmation in `where` (as a "no"), if there is one. */
+function dismissConfirm(where) {
+  if (where.cancelConfirm) where.cancelConfirm();
+  where.replaceChildren();
+}
+
+/**
+ * Ask before erasing: show in `where` what will be erased and wait for the
+ * user's answer. Resolves true only when the erase button is pressed;
+ * Cancel, Escape or another confirmation in its place resolves false.
+ */
+function confirmErase(where, title, lines) {
+  dismissConfirm(where);
+  return new Promise((resolve) => {
+    const onKey = (e) => {
+      if (e.key !== 'Escape') return;
+      e.stopPropagation();
+      done(false);
+    };
+    function done(yes) {
+      document.removeEventListener('keydown', onKey, true);
+      where.cancelConfirm = null;
+      where.replaceChildren();
+      resolve(yes);
+    }
+    const id = `${where.id}-title`;
+    const cancel = h('button', { type: 'button', class: 'cancel', onclick: () => done(false) },
+      'Cancel · ', h('span', { lang: 'zh' }, '取消'));
+    where.replaceChildren(h('div', { class: 'confirm', role: 'alertdialog', 'aria-labelledby': id },
+      h('p', { class: 'confirm-title', id }, title),
+      h('ul', { class: 'erases' }, lines.map((l) => h('li', {}, l))),
+      h('p', { class: 'tombstone-note' }, TOMBSTONE_NOTE),
+      h('div', { class: 'row' },
+        h('button', { type: 'button', class: 'danger erase', onclick: () => done(true) },
+          'Erase for good · ', h('span', { lang: 'zh' }, '确认删除')),
+        cancel)));
+    where.cancelConfirm = () => done(false);
+    document.addEventListener('keydown', onKey, true);
+    where.scrollIntoView({ block: 'nearest' });
+    cancel.focus();
+  });
+}
+
+/** The memories on the page a forget selector names (what it will erase). */
+function matching(by, value) {
+  const v = value.toLowerCase();
+  return state.memories.filter((m) => (by === 'memory_id' ? m.id === value
+    : by === 'text' ? m.text.toLowerCase().includes(v)
+      : m.source.ref === value || (m.source_event_ids ?? []).includes(value)));
+}
+
+const quoted = (m) => [h('code', {}, m.id), ` (${m.kind}): “`, h('span', { class: 'memtext' }, m.text), '”'];
+
+async function forgetSubmit(e) {
   e.preventDefault();
   const by = new FormData(e.target).get('by');
   const value = $('#forget-value').value.trim();
   const selector = by === 'memory_id' ? { memory_id: value } : { scope: scope(), [by]: value };
-  forget(selector, $('#forget-report'));
+  const what = {
+    memory_id: 'the memory', text: 'every memory whose text contains', source_ref: 'everything derived from the source',
+  }[by];
+  const found = matching(by, value);
+  const lines = [
+    ...found.map(quoted),
+    found.length ? null : 'No memory listed on this page matches.',
+    by === 'memory_id' ? null : 'Revisions and memories not listed here (other statuses) are erased too if they match.',
+    'Every revision of each, and the memories derived from them (cascaded).',
+  ].filter(Boolean);
+  const yes = await confirmErase($('#forget-confirm'), `Erase ${what} “${value}”?`, lines);
+  if (!yes) { say('Nothing was erased'); return; }
+  await forget(selector, $('#forget-report'));
 }
 
 async function forgetSelected() {
   const m = state.selected;
+  const revisions = document.querySelectorAll('#history li.rev[data-revision]').length || m.revision;
+  const yes = await confirmErase($('#detail-confirm'), `Erase ${m.id}?`, [
+    quoted(m),
+    `${revisions === 1 ? 'Its one revision' : `All ${revisions} revisions`}, and the memories derived from it (cascaded).`,
+  ]);
+  if (!yes) { say('Nothing was erased'); return; }
   const report = await forget({ memory_id: m.id }, $('#decision'));
   if (report) {
     $('#history').replaceChildren(h('li', { class: 'rev gone' }, `${m.id}: erased, every revision`));
@@ -391,11 +584,13 @@ function start() {
   $('#f-text').addEventListener('input', renderMemories);
   $('#search').addEventListener('submit', search);
   $('#correct').addEventListener('submit', correct);
+  $('#correct-text').addEventListener('input', correctTextInput);
+  $('#correct-object').addEventListener('input', correctValueInput);
   $('#detail-forget').addEventListener('click', forgetSelected);
-  $('#detail-close').addEventListener('click', () => { $('#detail').hidden = true; });
+  $('#detail-close').addEventListener('click', closeDetail);
   $('#forget-form').addEventListener('submit', forgetSubmit);
   $('#pack').addEventListener('submit', pack);
-  document.addEventListener('keydown', (e) => { if (e.key === 'Escape') $('#detail').hidden = true; });
+  document.addEventListener('keydown', (e) => { if (e.key === 'Escape') closeDetail(); });
   const saved = sessionStorage.getItem('engram-key');
   if (saved) { $('#key').value = saved; connect(); }
 }
