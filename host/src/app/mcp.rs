@@ -268,6 +268,13 @@ impl EngramMcp {
                 );
             }
         }
+        // An operation that reads no scope (memory_history: an id, bounded
+        // by the principal in the store) is given none: input is strict.
+        let takes_scope = engram_contract::schema::input_schema(spec.operation)
+            .is_some_and(|s| s["properties"].get("scope").is_some());
+        if !takes_scope {
+            return Ok(Value::Object(input));
+        }
         let mut scope = match input.remove("scope") {
             Some(Value::Object(m)) => m,
             _ => Map::new(),
