@@ -2879,7 +2879,7 @@ fn strip_words<'a>(mut s: &'a str, words: &[&str]) -> &'a str {
 }
 
 fn normalise_predicate(p: &str) -> String {
-    let p = strip_words(p.trim(), &CUES.key_determiners);
+    let p = strip_words(p.trim(), CUES.key_determiners);
     let p = p.trim_matches(|c: char| {
         c.is_whitespace() || c.is_ascii_punctuation() || "：，、（）".contains(c)
     });
@@ -2890,7 +2890,7 @@ fn normalise_subject(c: &Candidate, s: Option<&str>) -> String {
     let Some(s) = s else {
         return default_subject(c);
     };
-    let s = strip_words(s.trim(), &CUES.key_determiners);
+    let s = strip_words(s.trim(), CUES.key_determiners);
     let s = s.trim_matches(|c: char| c.is_whitespace() || c.is_ascii_punctuation());
     if s.is_empty() || ["我", "i", "me", "my", "用户", "user"].contains(&s) {
         return default_subject(c);
