@@ -5,9 +5,19 @@
 //! query words) are analysed here with the guest's own analyser
 //! (`src/analysis/text.rs`, included below), so a table's terms are exactly
 //! the terms a query or a memory produces.
+//!
+//! It also compiles the cue families (`guest/vocab/cues/*.txt`, one file
+//! per family) into the `Cues` table, its family enum and the one-pass scan
+//! order (`$OUT_DIR/cue_tables.rs`, `build/cues.rs`), and derives the policy
+//! version from a digest of the policy's data (`build/policy.rs`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+
+#[path = "build/cues.rs"]
+mod cues;
+#[path = "build/policy.rs"]
+mod policy;
 
 // The analyser, as the guest compiles it (it names its stemmer
 // `crate::analysis::stem`).
@@ -81,7 +91,11 @@ fn strs(v: &[String]) -> String {
 }
 
 fn main() {
-    let dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("vocab");
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    cues::generate(&manifest.join("vocab/cues"), &out_dir.join("cue_tables.rs"));
+    policy::generate(&manifest, &out_dir.join("policy_version.rs"));
+    let dir = manifest.join("vocab");
     println!("cargo:rerun-if-changed={}", dir.display());
     for f in ["src/analysis/text.rs", "src/analysis/stem.rs"] {
         println!("cargo:rerun-if-changed={f}");
@@ -176,26 +190,5 @@ fn main() {
     )
     .unwrap();
 
-    // cues.txt
-    let path = dir.join("cues.txt");
-    let mut seen = Vec::new();
-    for (n, l) in lines(&path) {
-        let (name, rest) = entry(&path, n, &l);
-        writeln!(
-            out,
-            "/// The `{name}` cue set (`vocab/cues.txt`).\npub static {}: &[&str] = {};\n",
-            name.to_uppercase(),
-            strs(&words(&rest))
-        )
-        .unwrap();
-        seen.push(name);
-    }
-    for want in ["history", "change", "invoke", "trace", "summary"] {
-        if !seen.iter().any(|s| s == want) {
-            panic!("{}: the `{want}` cue set is missing", path.display());
-        }
-    }
-
-    let dest = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("vocab_tables.rs");
-    std::fs::write(&dest, out).unwrap();
+    std::fs::write(out_dir.join("vocab_tables.rs"), out).unwrap();
 }

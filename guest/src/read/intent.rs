@@ -4,84 +4,8 @@
 //! The result feeds the `typefit` feature; a query with no cue fits every
 //! kind equally, so typefit then changes no ranking.
 
+use crate::core::config::CUES;
 use crate::types::MemoryKind;
-
-/// Cues, matched on the lowercased query. English cues match at word
-/// boundaries; CJK cues as substrings.
-const EPISODIC: &[&str] = &[
-    "what happened",
-    "why did",
-    "why was",
-    "why were",
-    "why has",
-    "when did",
-    "when was",
-    "last time",
-    "previous time",
-    "did we",
-    "have we ever",
-    "went wrong",
-    "incident",
-    "yesterday",
-    "ago",
-    "上次",
-    "上一次",
-    "那次",
-    "之前那",
-    "发生了什么",
-    "怎么回事",
-    "为什么",
-    "什么时候",
-    "哪天",
-    "昨天",
-    "上周",
-    "失败了",
-];
-
-const PROCEDURAL: &[&str] = &[
-    "how do i",
-    "how do we",
-    "how to",
-    "how can i",
-    "how can we",
-    "how should",
-    "steps to",
-    "steps for",
-    "procedure",
-    "runbook",
-    "checklist",
-    "怎么做",
-    "怎么办",
-    "如何",
-    "怎样",
-    "步骤",
-    "流程",
-    "该怎么",
-    "怎么发布",
-    "怎么处理",
-    "怎么操作",
-];
-
-const SEMANTIC: &[&str] = &[
-    "what is",
-    "what's",
-    "what are",
-    "who is",
-    "which",
-    "prefer",
-    "preference",
-    "favorite",
-    "favourite",
-    "do i like",
-    "是什么",
-    "是谁",
-    "是哪",
-    "哪个",
-    "叫什么",
-    "偏好",
-    "喜欢什么",
-    "多少",
-];
 
 /// How well each kind of memory fits a query, in [0, 1].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -90,7 +14,7 @@ pub struct Intent {
     pub episodic: bool,
     pub procedural: bool,
     /// It asks how a value was before or why it changed ("以前是多少天？为
-    /// 什么变了？", `vocab/cues.txt` `history`): past revisions answer it
+    /// 什么变了？", `vocab/cues/history.txt`): past revisions answer it
     /// too (seed 002 §7.14: "去年政策为何变化" reads history).
     pub history: bool,
     /// It asks about a failure ("为什么上次发布失败？"): a failed episode
@@ -140,16 +64,16 @@ fn has_cue(text: &str, cue: &str) -> bool {
 pub fn intent(query: &str) -> Intent {
     let q = query.to_lowercase().replace('\u{2019}', "'");
     let any = |cues: &[&str]| cues.iter().any(|c| has_cue(&q, c));
-    let procedural = any(PROCEDURAL);
+    let procedural = any(CUES.intent_procedural);
     let folded = crate::analysis::cues::fold(&q);
     let terms = crate::analysis::text::terms(&q);
     let terms: Vec<&str> = terms.iter().map(String::as_str).collect();
     Intent {
-        episodic: any(EPISODIC),
+        episodic: any(CUES.intent_episodic),
         procedural,
         // "what is the procedure for…" asks for the procedure, not a fact.
-        semantic: any(SEMANTIC) && !procedural,
-        history: !crate::vocab::cues_in(&folded, crate::vocab::HISTORY).is_empty(),
+        semantic: any(CUES.intent_semantic) && !procedural,
+        history: !crate::vocab::cues_in(&folded, CUES.history).is_empty(),
         failure: crate::vocab::concepts_in(&terms)
             .iter()
             .any(|c| c.name == "failure"),

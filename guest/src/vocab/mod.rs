@@ -6,6 +6,8 @@
 
 use crate::analysis::cues::{find_any, fold, Hit};
 
+pub mod cues;
+
 /// Words that mean the same thing to a recall.
 #[derive(Debug)]
 pub struct Concept {
@@ -228,8 +230,6 @@ mod tests {
     fn the_tables_are_built_and_sorted() {
         assert!(CONCEPTS.iter().any(|c| c.name == "preferred_name"));
         assert!(GENERIC.windows(2).all(|w| w[0] < w[1]));
-        assert!(!HISTORY.is_empty() && !CHANGE.is_empty() && !INVOKE.is_empty());
-        assert!(!TRACE.is_empty());
     }
 
     #[test]

@@ -33,13 +33,14 @@ use crate::analysis::cues::{
     find_any, find_groups, fold, longest, quoted, sentences, without, words, Hit,
 };
 use crate::analysis::timeexpr::{self, Precision, Resolved};
-use crate::core::config::CueList;
+use crate::core::config::CUES;
 use crate::core::config::{Policy, WritePolicy};
 use crate::core::model::{candidate_kind_name, fnv1a};
 use crate::types::{
     Candidate, CandidateKind, Datetime, Entry, EpisodicPayload, Payload, ProceduralPayload,
     ProcedureStep, SemanticPayload, SourceKind,
 };
+use crate::vocab::cues::ScanList;
 use crate::write::detect::injection::{self, Carrier, Injection, Instruction};
 use crate::write::detect::secrets::{self, Finding};
 use crate::write::model::injection::{Span, Via};
@@ -938,7 +939,7 @@ fn text_kind(
     // kept as a fact for review, never task state or a procedure.
     if origin.inferred {
         let folded = fold(c.text.trim());
-        if let Some(h) = crate::vocab::cues_in(&folded, crate::vocab::SUMMARY).first() {
+        if let Some(h) = crate::vocab::cues_in(&folded, CUES.summary).first() {
             reasons.push(format!(
                 "a summary ('{}') by an inference: a claim about what was said, for review",
                 h.cue
@@ -1350,79 +1351,6 @@ fn apply_hint(
     }
 }
 
-/// The cue lists `scan` reads from the whole text, in one pass (their
-/// order is the order of `ScanList`).
-fn scan_lists(c: &'static crate::core::config::Cues) -> [CueList; LISTS] {
-    [
-        c.deferral,
-        c.persistence,
-        c.task_scope_traps,
-        c.success,
-        c.failure,
-        c.task_scope,
-        c.task_scope_soft,
-        c.chitchat,
-        c.standing,
-        c.recurrence,
-        c.event_outcome,
-        c.past_reference,
-        c.explicit_ask,
-        c.single_success,
-        c.multi_evidence,
-        c.risk_lowering,
-        c.hedges,
-        c.deixis,
-        c.immediacy,
-        c.quantifiers,
-        c.occasions,
-        c.reuse,
-        c.task_deictics,
-        c.task_objects,
-        c.fact_verbs,
-        c.relations,
-        c.reactions,
-        c.progress_words,
-        c.rule_start,
-        c.preference_verbs,
-    ]
-}
-
-/// Positions in `scan_lists`.
-#[derive(Clone, Copy)]
-enum ScanList {
-    Deferral,
-    Persistence,
-    TaskTraps,
-    Success,
-    Failure,
-    Task,
-    TaskSoft,
-    Chitchat,
-    Standing,
-    Recurrence,
-    Outcome,
-    PastRef,
-    Explicit,
-    SingleSuccess,
-    MultiEvidence,
-    RiskLowering,
-    Hedges,
-    Deixis,
-    Immediacy,
-    Quantifiers,
-    Occasions,
-    Reuse,
-    TaskDeictics,
-    TaskObjects,
-    FactVerbs,
-    Relations,
-    Reactions,
-    ProgressWords,
-    RuleStart,
-    PreferenceVerbs,
-}
-const LISTS: usize = ScanList::PreferenceVerbs as usize + 1;
-
 /// Scan a folded, masked text for every cue family.
 // Kept out of line: called once per candidate, and inlining it only
 // grows the component.
@@ -1430,7 +1358,8 @@ const LISTS: usize = ScanList::PreferenceVerbs as usize + 1;
 fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
     let c = wp.cues;
     let g = wp.wildcard_max_gap_chars;
-    let mut groups = find_groups(f, &scan_lists(c), g);
+    // The families marked `%scan` (`guest/vocab/cues/`), in one pass.
+    let mut groups = find_groups(f, &c.scan_lists(), g);
     let mut all = |l: ScanList| longest(std::mem::take(&mut groups[l as usize]));
     let deferrals = longest({
         // Deferral hits merge with "以后再…" before the longest are kept.
@@ -1440,12 +1369,12 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
         d
     });
     let persist = without(all(ScanList::Persistence), &deferrals);
-    let task_traps = all(ScanList::TaskTraps);
+    let task_traps = all(ScanList::TaskScopeTraps);
     let success = all(ScanList::Success);
     let failure = all(ScanList::Failure);
     let outcomes_here: Vec<Hit> = [success.clone(), failure.clone()].concat();
-    let task_all = all(ScanList::Task);
-    let task_soft_all = all(ScanList::TaskSoft);
+    let task_all = all(ScanList::TaskScope);
+    let task_soft_all = all(ScanList::TaskScopeSoft);
     let task_traps: Vec<Hit> = {
         let mut t = task_traps;
         // "这次是重启 pod 解决的": an occurrence that was resolved, not a task.
@@ -1500,11 +1429,11 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
                     .is_some_and(|ch| !ch.is_ascii_punctuation() && !"，。；！？、".contains(ch))
         })
         .collect();
-    let outcomes: Vec<Hit> = all(ScanList::Outcome)
+    let outcomes: Vec<Hit> = all(ScanList::EventOutcome)
         .into_iter()
         .filter(|h| !(h.cue.is_ascii() && adjectival(f, h.start, h.end)))
         .collect();
-    let past_refs = all(ScanList::PastRef);
+    let past_refs = all(ScanList::PastReference);
     let procedure = procedure(f, &deferrals, wp);
     let (residue, units) = residue(f, &chitchat, wp);
     let question = f.trim_end().ends_with(['?', '？']);
@@ -1556,7 +1485,7 @@ fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
         task,
         task_soft,
         task_traps,
-        explicit: all(ScanList::Explicit),
+        explicit: all(ScanList::ExplicitAsk),
         chitchat,
         residue,
         units,
@@ -1801,11 +1730,6 @@ fn request(f: &str, wp: &WritePolicy) -> Option<String> {
 
 /// Numbers with a unit: "1.2%", "20 分钟", "37 笔", "52 min", "18.4M".
 fn metrics(f: &str) -> usize {
-    const UNITS: [&str; 34] = [
-        "%", "ms", "sec", "s ", "min", "mins", "minutes", "hours", "hrs", "h ", "秒", "分钟",
-        "小时", "天", "条", "笔", "人", "次", "元", "块", "单", "倍", "x ", "k ", "m ", "records",
-        "requests", "users", "errors", "orders", "gb", "mb", "tb", "qps",
-    ];
     let mut n = 0;
     // Chinese numerals with a counting unit: "三倍", "两次", "五笔" (not
     // "这一次", "每一单", "第二次").
@@ -1848,7 +1772,7 @@ fn metrics(f: &str) -> usize {
         let rest = f.get(end..).unwrap_or("");
         let rest = rest.trim_start_matches(' ');
         let probe = format!("{} ", rest.chars().take(9).collect::<String>());
-        if UNITS.iter().any(|u| probe.starts_with(u)) {
+        if CUES.metric_units.iter().any(|u| probe.starts_with(u)) {
             n += 1;
         }
     }
@@ -1895,26 +1819,6 @@ fn residue(f: &str, chitchat: &[Hit], wp: &WritePolicy) -> (usize, usize) {
 /// Is the "-ed" word at `f[start..end]` an adjective ("5 failed attempts",
 /// "the crashed nodes") rather than a past-tense verb?
 fn adjectival(f: &str, start: usize, end: usize) -> bool {
-    const DETERMINERS: [&str; 16] = [
-        "a", "an", "the", "any", "all", "some", "its", "their", "his", "her", "our", "my", "your",
-        "these", "those", "no",
-    ];
-    const NOT_PLURAL: [&str; 14] = [
-        "is",
-        "was",
-        "has",
-        "as",
-        "this",
-        "its",
-        "us",
-        "his",
-        "yes",
-        "always",
-        "sometimes",
-        "perhaps",
-        "across",
-        "afterwards",
-    ];
     let Some(w) = f.get(start..end) else {
         return false;
     };
@@ -1925,14 +1829,14 @@ fn adjectival(f: &str, start: usize, end: usize) -> bool {
     let prev = words(before).last().map(|(_, p)| *p);
     let after = f.get(end..).unwrap_or("");
     let next = words(after).first().map(|(i, n)| (*i, *n));
-    let prev_det = prev.is_some_and(|p| DETERMINERS.contains(&p));
+    let prev_det = prev.is_some_and(|p| CUES.adjective_determiners.contains(&p));
     let adjacent = |i: usize| after.get(..i).is_some_and(|g| g.trim().is_empty());
     let plural_next = next.is_some_and(|(i, n)| {
         adjacent(i)
             && n.len() > 3
             && n.ends_with('s')
             && !n.ends_with("ss")
-            && !NOT_PLURAL.contains(&n)
+            && !CUES.not_plural.contains(&n)
     });
     // "the failed deploy", "5 failed attempts"; not "Postgres 16 finished".
     prev_det || plural_next
@@ -2133,15 +2037,11 @@ fn english_past(sentence: &str, wp: &WritePolicy) -> bool {
 /// "以后再研究", "回头再看": a deferral, unless a condition follows
 /// ("以后再遇到…" means "next time").
 fn open_deferrals(f: &str) -> Vec<Hit> {
-    const OPENERS: [&str; 5] = ["以后再", "之后再", "回头再", "改天再", "下次再"];
-    const NEXT_TIME: [&str; 9] = [
-        "遇到", "碰到", "出现", "发生", "有", "发现", "收到", "见到", "犯",
-    ];
     let mut out = Vec::new();
-    for o in OPENERS {
+    for o in CUES.deferral_openers {
         for (i, _) in f.match_indices(o) {
             let rest = f.get(i + o.len()..).unwrap_or("");
-            if !NEXT_TIME.iter().any(|n| rest.starts_with(n)) {
+            if !CUES.deferral_next_time.iter().any(|n| rest.starts_with(n)) {
                 out.push(Hit {
                     cue: o,
                     start: i,
@@ -2978,27 +2878,8 @@ fn strip_words<'a>(mut s: &'a str, words: &[&str]) -> &'a str {
     }
 }
 
-const DETERMINERS: [&str; 16] = [
-    "咱们",
-    "我们",
-    "这个",
-    "那个",
-    "这位",
-    "那位",
-    "当前",
-    "现在",
-    "目前",
-    "the ",
-    "our ",
-    "my ",
-    "this ",
-    "currently",
-    " now",
-    " still",
-];
-
 fn normalise_predicate(p: &str) -> String {
-    let p = strip_words(p.trim(), &DETERMINERS);
+    let p = strip_words(p.trim(), CUES.key_determiners);
     let p = p.trim_matches(|c: char| {
         c.is_whitespace() || c.is_ascii_punctuation() || "：，、（）".contains(c)
     });
@@ -3009,7 +2890,7 @@ fn normalise_subject(c: &Candidate, s: Option<&str>) -> String {
     let Some(s) = s else {
         return default_subject(c);
     };
-    let s = strip_words(s.trim(), &DETERMINERS);
+    let s = strip_words(s.trim(), CUES.key_determiners);
     let s = s.trim_matches(|c: char| c.is_whitespace() || c.is_ascii_punctuation());
     if s.is_empty() || ["我", "i", "me", "my", "用户", "user"].contains(&s) {
         return default_subject(c);

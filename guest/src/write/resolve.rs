@@ -127,9 +127,13 @@ pub fn is_retraction(m: &Memory, lc: &Lifecycle) -> bool {
 }
 
 /// Does a memory's text say its value changes ("instead", "改为",
-/// `vocab/cues.txt` `change`)?
+/// `vocab/cues/change.txt`)?
 fn changes(m: &Memory) -> bool {
-    !crate::vocab::cues_in(&crate::analysis::cues::fold(&m.text), crate::vocab::CHANGE).is_empty()
+    !crate::vocab::cues_in(
+        &crate::analysis::cues::fold(&m.text),
+        crate::core::config::CUES.change,
+    )
+    .is_empty()
 }
 
 /// The document or system a reference points into: the part before its

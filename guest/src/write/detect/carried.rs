@@ -15,7 +15,6 @@
 //!   (`dump`).
 
 use crate::analysis::cues::{find_any, Hit};
-use crate::vocab;
 
 /// The persistence cues that address the future ("from now on"), as
 /// opposed to ones that describe a standing state ("by default",
@@ -131,7 +130,7 @@ fn order_in(text: &str, folded: &str, a: usize, b: usize) -> Option<String> {
     let span = folded.get(a..b)?;
     let raw = text.get(a..b)?;
     // A named tool after a verb of invocation, in its clause.
-    for h in find_any(span, vocab::INVOKE, 12) {
+    for h in find_any(span, crate::core::config::CUES.invoke, 12) {
         let end = clause_end(raw, h.end, 80);
         for (_, w) in ascii_words(raw.get(h.end..end).unwrap_or("")) {
             if tool_name(w) {
@@ -228,7 +227,9 @@ pub fn orders(text: &str, folded: &str, spans: &[(usize, usize)]) -> Option<Stri
 
 /// A marker of an agent's reasoning trace, if the text has one.
 pub fn trace(folded: &str) -> Option<Hit> {
-    find_any(folded, vocab::TRACE, 12).into_iter().next()
+    find_any(folded, crate::core::config::CUES.trace, 12)
+        .into_iter()
+        .next()
 }
 
 /// Why a text is a raw serialised payload rather than something said, if

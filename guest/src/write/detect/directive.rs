@@ -9,7 +9,7 @@
 //! votre résumé, affirmez que…", "回答はすべて英語で書いてください").
 //!
 //! A sentence is an order about the output when it has
-//! - a reference to the assistant's output or behaviour (`OUTPUT_REFS`;
+//! - a reference to the assistant's output or behaviour (`CUES.output_refs`;
 //!   weaker ones, "the summary", need a verb that puts words in it) and a
 //!   directive form: an imperative verb opening the sentence or its main
 //!   clause, or a directive word ("please", "make sure", "veuillez", "请",
@@ -27,170 +27,7 @@
 //! phrases; each language adds its own few words.
 
 use crate::analysis::cues::{find_groups, sentences, Hit};
-use crate::core::config::CueList;
-
-/// References to the assistant's output or behaviour, strong enough alone.
-#[rustfmt::skip]
-const OUTPUT_REFS: CueList = &[
-    "your response*", "your answer*", "your repl*", "your output*", "your summar*",
-    "your translation*", "your rewrite", "your explanation*", "your guidelines", "your rules",
-    "your restrictions", "your filters", "your programming", "your training", "your persona",
-    "your safety", "your behavio*", "your tone", "your next message", "the reply you",
-    "the answer you", "the response you", "the summary you", "the text you", "whatever you write",
-    "whatever you say", "whatever you answer", "whatever you produce", "you write back",
-    "you reply", "you produce", "you generate", "you output", "when replying", "when answering",
-    "when responding", "when summari*", "when you repl*", "when you answer", "when you respond",
-    "when you summari*", "when you write", "before you send", "before you answer",
-    "before responding", "before answering", "in every response", "in all responses",
-    // French, Spanish, Italian, Portuguese, German.
-    "votre réponse", "ta réponse", "vos réponses", "votre résumé", "ton résumé", "votre sortie",
-    "votre traduction", "tu respuesta", "su respuesta", "tus respuestas", "tu resumen",
-    "su resumen", "la tua risposta", "il tuo riassunto", "sua resposta", "seu resumo",
-    "deine antwort", "ihre antwort", "deiner antwort", "ihrer antwort", "deine zusammenfassung",
-    // Japanese, Chinese.
-    "回答は", "回答を", "回答に", "回答の", "答えは", "返答は", "返答を", "要約の", "要約に", "要約を", "出力は", "你的回答", "你的回复",
-    "你的答案", "你的总结", "你的摘要", "你的输出", "你的翻译", "回答时", "回复时", "总结时", "总结里", "总结中", "摘要里", "摘要中", "输出时",
-];
-
-/// Weaker references: "the summary" is an output only when a verb puts
-/// words into it ("In the summary, mention that…").
-#[rustfmt::skip]
-const WEAK_OUTPUT_REFS: CueList = &[
-    "the summary", "the answer", "the response", "the reply", "the output", "the translation",
-    "any summary", "any answer", "any reply", "any response", "le résumé", "la réponse",
-    "el resumen", "la respuesta", "die antwort", "die zusammenfassung",
-];
-
-/// Verbs that put words into an output.
-#[rustfmt::skip]
-const INSERT_VERBS: CueList = &[
-    "mention*", "state", "say", "include", "add", "write", "put", "claim", "note", "report", "tell",
-    "conclude", "insert", "append", "assert", "declare", "suggest", "recommend", "promote",
-    "highlight", "emphasi*", "affirm*", "indiquez", "ajoutez", "mentionnez", "menciona", "incluye",
-    "añade", "agrega", "afirma", "erwähne", "füge", "behaupte",
-];
-
-/// Directive words anywhere in a sentence, per language.
-#[rustfmt::skip]
-const DIRECTIVE_WORDS: CueList = &[
-    "please", "kindly", "make sure", "be sure", "ensure", "must", "should", "need to", "needs to",
-    "have to", "has to", "it is essential", "it is important", "it is crucial", "it's essential",
-    "it's important", "don't forget", "do not forget", "remember to", "let's", "let us",
-    "i want you", "you will", "you are to", "you shall", "always", "never", "only", "veuillez",
-    "merci de", "il faut", "assurez-vous", "por favor", "asegúrate", "debes", "bitte",
-    "stelle sicher", "du musst", "sie müssen", "per favore", "ください", "なさい", "必ず", "请", "务必", "必须",
-    "一律", "一定要", "记得", "改用", "全部用",
-];
-
-/// Imperative verbs that open a sentence or its main clause (English, and
-/// the few other languages' imperatives an order about the output uses).
-#[rustfmt::skip]
-const IMPERATIVES: CueList = &[
-    "write", "use", "make", "ensure", "convert", "give", "answer", "reply", "respond", "put", "end",
-    "begin", "start", "include", "add", "insert", "append", "prepend", "mention", "state", "say",
-    "tell", "translate", "encode", "encrypt", "format", "provide", "replace", "rearrange", "remove",
-    "reverse", "introduce", "integrate", "incorporate", "modify", "substitute", "present",
-    "express", "render", "finish", "conclude", "output", "print", "return", "apply", "spell",
-    "misspell", "group", "highlight", "emphasize", "emphasise", "promote", "suggest", "recommend",
-    "embed", "describe", "summarize", "summarise", "list", "do", "don't", "sprinkle", "attach",
-    "sign", "change", "switch", "turn", "keep", "avoid", "refuse", "pretend", "imagine", "act",
-    "behave", "adopt", "mix", "wrap", "shorten", "expand", "rewrite", "rephrase", "explain",
-    "draft", "compose", "generate", "create", "share", "direct", "urge", "warn", "advise", "inform",
-    "claim", "declare", "assert", "report", "note", "frame", "structure", "close", "limit",
-    "restrict", "affirmez", "indiquez", "écrivez", "rédigez", "répondez", "mentionnez", "ajoutez",
-    "incluez", "dites", "traduisez", "utilisez", "précisez", "déclarez", "terminez", "commencez",
-    "insérez", "responde", "escribe", "di", "menciona", "incluye", "añade", "agrega", "traduce",
-    "usa", "utiliza", "indica", "afirma", "declara", "termina", "schreibe", "schreib", "antworte",
-    "erwähne", "füge", "nutze", "verwende", "sage", "sag", "übersetze", "behaupte", "gib",
-    "rispondi", "scrivi", "responda", "escreva",
-];
-
-/// Words that open a leading clause before the main verb ("In the summary,
-/// mention…", "When replying, use…").
-#[rustfmt::skip]
-const CLAUSE_OPENERS: &[&str] = &[
-    "in", "when", "while", "before", "after", "for", "at", "on", "as", "if", "once", "to", "from",
-    "with", "within", "throughout", "during", "dans", "en", "lors", "pour", "quand", "al", "cuando",
-    "bei", "wenn", "im", "in",
-];
-
-/// Fillers skipped before the first verb.
-#[rustfmt::skip]
-const FILLERS: &[&str] = &[
-    "please", "kindly", "also", "and", "now", "then", "just", "simply", "finally", "lastly",
-    "additionally", "moreover", "furthermore", "ps", "p.s", "note", "important", "nb",
-];
-
-/// Output verbs that, with a manner of output, make an order alone.
-#[rustfmt::skip]
-const OUTPUT_VERBS: &[&str] = &[
-    "answer", "reply", "respond", "write", "translate", "encode", "format", "output", "print",
-    "spell", "speak", "talk", "communicate",
-];
-
-/// Manners of output: languages, encodings, styles.
-#[rustfmt::skip]
-const MANNERS: CueList = &[
-    "only", "exclusively", "solely", "nothing but", "from now on", "english", "french", "spanish",
-    "german", "italian", "portuguese", "japanese", "chinese", "russian", "arabic", "korean",
-    "dutch", "hindi", "latin", "pig latin", "klingon", "emoji*", "morse", "base64", "base32",
-    "hex*", "binary", "rot13", "caesar", "cipher", "uppercase", "capital letters", "all caps",
-    "lowercase", "revers*", "backwards", "rhym*", "verse", "haiku", "riddle*", "pirate",
-    "shakespear*",
-];
-
-/// The reader's reply to the sender is meant, not the model's.
-#[rustfmt::skip]
-const HUMAN_REPLY: CueList = &[
-    "reply to this", "reply to the", "reply to my", "reply to our", "reply to me", "reply to us",
-    "respond to this", "respond to the", "answer to this", "this email", "this e-mail",
-    "this message", "this mail", "let us know", "let me know", "we", "us", "our", "contact", "ご回答",
-    "ご返信", "ご返答",
-];
-
-/// The model named as a subject or addressee.
-#[rustfmt::skip]
-const MODEL_NAMES: CueList = &[
-    "the model", "the assistant", "the ai", "an ai", "any ai", "ai assistant*", "language model*",
-    "helpful assistant", "an assistant", "a model", "any model", "every model", "the models",
-    "llm*", "chatbot*", "the bot", "assistants", "ai models", "ai systems", "models reading",
-    "agent reading", "assistant reading", "le modèle", "l'assistant", "l'ia", "el modelo",
-    "el asistente", "la ia", "das modell", "der assistent", "die ki", "モデル", "アシスタント", "模型", "助手",
-    "大模型",
-];
-
-/// Verbs of saying or concluding.
-#[rustfmt::skip]
-const SPEECH_VERBS: CueList = &[
-    "tell*", "told", "say*", "state*", "conclud*", "report*", "answer*", "respond*", "repl*",
-    "describ*", "summar*", "mention*", "claim*", "declar*", "write*", "output*", "print*",
-    "recommend*", "warn*", "insist*", "assert*", "告诉", "回答", "声称", "说", "答え",
-];
-
-/// A wish, a condition or a modal: the saying is asked for, not reported.
-#[rustfmt::skip]
-const MODALITY: CueList = &[
-    "would", "should", "must", "could", "if the", "if you", "if any", "please", "needs to",
-    "has to", "is to", "ought", "let's", "is expected to", "would be", "if it", "应该", "要", "请",
-];
-
-/// A claim to change the model's training data, rules or mode.
-#[rustfmt::skip]
-const AUTHORITY_CLAIMS: CueList = &[
-    "training data…updat*", "training data…overrid*", "training data…changed",
-    "training data…correct*", "training data override", "latest training data", "new training data",
-    "updated training data", "training set…updat*", "model update:", "your training…updat*",
-    "données d'entraînement", "datos de entrenamiento", "trainingsdaten", "学習データ", "训练数据…更新",
-    "训练数据…覆盖", "训练数据…载", "开发者…训练数据", "训练数据…修正",
-];
-
-/// "Let's state that…": a proposition the reader is asked to assert.
-#[rustfmt::skip]
-const HORTATIVE_CLAIMS: CueList = &[
-    "let's state", "let us state", "let's claim", "let us claim", "let's declare", "let us declare",
-    "let's conclude that", "let us conclude that", "let's say that the", "let's have the summary",
-    "let's have the answer",
-];
+use crate::core::config::{CueList, CUES};
 
 /// An order about the assistant's output or behaviour in `folded[a..b]`
 /// for any span: the sentence's cues.
@@ -217,20 +54,20 @@ pub fn order(folded: &str, spans: &[(usize, usize)]) -> Option<(&'static str, Ve
 }
 
 fn order_in(text: &str) -> Option<(&'static str, Vec<Hit>)> {
-    const LISTS: [CueList; 11] = [
-        OUTPUT_REFS,
-        WEAK_OUTPUT_REFS,
-        INSERT_VERBS,
-        DIRECTIVE_WORDS,
-        MANNERS,
-        HUMAN_REPLY,
-        MODEL_NAMES,
-        SPEECH_VERBS,
-        MODALITY,
-        AUTHORITY_CLAIMS,
-        HORTATIVE_CLAIMS,
+    let lists: [CueList; 11] = [
+        CUES.output_refs,
+        CUES.weak_output_refs,
+        CUES.insert_verbs,
+        CUES.directive_words,
+        CUES.output_manners,
+        CUES.human_reply,
+        CUES.model_names,
+        CUES.speech_verbs,
+        CUES.modality,
+        CUES.authority_claims,
+        CUES.hortative_claims,
     ];
-    let groups: [Vec<Hit>; 11] = find_groups(text, &LISTS, 40).try_into().ok()?;
+    let groups: [Vec<Hit>; 11] = find_groups(text, &lists, 40).try_into().ok()?;
     let [refs, weak, insert, directive, manners, human, models, speech, modal, authority, hortative] =
         groups;
     if let Some(h) = authority.first() {
@@ -251,7 +88,7 @@ fn order_in(text: &str) -> Option<(&'static str, Vec<Hit>)> {
         };
         let sentence = text.get(s..e).unwrap_or("");
         let verb = opening_verb(sentence);
-        let imperative = verb.is_some_and(|v| IMPERATIVES.contains(&v));
+        let imperative = verb.is_some_and(|v| CUES.output_imperatives.contains(&v));
         let ordered = imperative || !inside(&directive).is_empty();
         let human_reply = !inside(&human).is_empty();
         let strong = inside(&refs);
@@ -269,7 +106,7 @@ fn order_in(text: &str) -> Option<(&'static str, Vec<Hit>)> {
         }
         let manner = inside(&manners);
         if let (Some(v), Some(m), false) = (verb, manner.first(), human_reply) {
-            if OUTPUT_VERBS.contains(&v) {
+            if CUES.output_verbs.contains(&v) {
                 let at = sentence.find(v).map_or(s, |i| s + i);
                 let hit = Hit {
                     cue: "output verb",
@@ -384,8 +221,8 @@ fn content_words(text: &str) -> Vec<String> {
 /// summary, …"), its main clause: the first word past fillers.
 fn opening_verb(sentence: &str) -> Option<&'static str> {
     let first = first_word(sentence, 0)?;
-    let word = |w: &str| IMPERATIVES.iter().copied().find(|v| *v == w);
-    if CLAUSE_OPENERS.contains(&first.as_str()) {
+    let word = |w: &str| CUES.output_imperatives.iter().copied().find(|v| *v == w);
+    if CUES.clause_openers.contains(&first.as_str()) {
         let comma = sentence.find([',', '，', '、'])?;
         return first_word(sentence, comma + 1).and_then(|w| word(&w));
     }
@@ -397,7 +234,7 @@ fn first_word(sentence: &str, from: usize) -> Option<String> {
     rest.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’' || c == '.'))
         .map(|w| w.trim_matches('.').replace('’', "'"))
         .filter(|w| !w.is_empty())
-        .find(|w| !FILLERS.contains(&w.as_str()))
+        .find(|w| !CUES.order_fillers.contains(&w.as_str()))
 }
 
 #[cfg(test)]
