@@ -93,7 +93,7 @@ echo '{"text":"payment-service uses PostgreSQL 16","scope":{"tenant":"acme"},"so
             "# a preference inferred from behaviour is kept pending…\n",
             r#"echo '{"text":"The user prefers dark mode in the dashboard","scope":{"tenant":"acme","user":"u42"},"source":{"kind":"behavior","ref":"evt-ui-88"},"kind_hint":"semantic","subject":"user:u42","predicate":"ui_theme","object":"dark"}' | engram remember --db memory.db"#,
             "\n# …until a reviewer approves it (its id is in the decision and in `engram list --status pending`)\n",
-            r#"echo '{"id":"m-5d1f0a8f0b2f8b31","revision":1,"verdict":"approve","reference":"reviewer:alice"}' | engram review --db memory.db"#
+            r#"echo '{"id":"m-14641a59ee80f144","revision":1,"verdict":"approve","reference":"reviewer:alice"}' | engram review --db memory.db"#
         ),
     },
     Page {
@@ -119,7 +119,7 @@ echo '{"text":"payment-service uses PostgreSQL 16","scope":{"tenant":"acme"},"so
         examples: concat!(
             r#"echo '{"id":"c1","text":"以后请叫我林工","scope":{"tenant":"acme","user":"u42","thread":"t1"},"source":{"kind":"user","ref":"evt-1001"}}' | engram remember --db memory.db"#,
             "\n# the id is the decision's memory_id\n",
-            "engram history --db memory.db --id m-8d7e3b1c2a4f6e90"
+            "engram history --db memory.db --id m-a88c3380bf745cdb"
         ),
     },
     Page {
