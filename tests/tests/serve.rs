@@ -666,8 +666,13 @@ fn keys_list_and_revoke_change_a_running_server_without_a_signal() {
         format!("{{\"sha256\":\"{old_hash}\",\"tenant\":\"acme\"}}\n"),
     )
     .expect("an old key file");
-    let laptop = add_key(&keys, &["--tenant", "acme", "--user", "u42", "--label", "laptop"]);
-    let (ok, _, err) = keys_cmd(&["add", "--keys", &keys, "--tenant", "acme", "--label", "laptop"]);
+    let laptop = add_key(
+        &keys,
+        &["--tenant", "acme", "--user", "u42", "--label", "laptop"],
+    );
+    let (ok, _, err) = keys_cmd(&[
+        "add", "--keys", &keys, "--tenant", "acme", "--label", "laptop",
+    ]);
     assert!(!ok && err.contains("'laptop'"), "a label is unique: {err}");
 
     let (ok, listed, err) = keys_cmd(&["list", "--keys", &keys]);
@@ -698,7 +703,9 @@ fn keys_list_and_revoke_change_a_running_server_without_a_signal() {
     assert!(out.contains("\"label\":\"laptop\""), "{out}");
     within_two_seconds(&s, &laptop, 401);
     assert_eq!(get(&s, "/v1/info", Some(&old_key)).status, 200);
-    assert!(!std::fs::read_to_string(&keys).expect("key file").contains("laptop"));
+    assert!(!std::fs::read_to_string(&keys)
+        .expect("key file")
+        .contains("laptop"));
 
     // Not found: an error naming what was asked for; nothing changes.
     let (ok, _, err) = keys_cmd(&["revoke", "--keys", &keys, "laptop"]);
@@ -719,7 +726,10 @@ fn keys_list_and_revoke_change_a_running_server_without_a_signal() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(&keys).expect("key file").permissions().mode();
+        let mode = std::fs::metadata(&keys)
+            .expect("key file")
+            .permissions()
+            .mode();
         assert_eq!(mode & 0o777, 0o600, "the rewritten key file stays 0600");
     }
 }

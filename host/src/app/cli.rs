@@ -51,16 +51,25 @@ pub enum Cmd {
     Forget,
     Sweep(ScopeArgs),
     Review,
-    Operations { cmd: OperationsCmd },
-    History { id: String },
-    List { scope: ScopeArgs, statuses: Vec<String> },
+    Operations {
+        cmd: OperationsCmd,
+    },
+    History {
+        id: String,
+    },
+    List {
+        scope: ScopeArgs,
+        statuses: Vec<String>,
+    },
     Info,
     Demo,
     Bench(super::bench::BenchArgs),
     Serve(super::serve::ServeArgs),
     Mcp,
     LoadTest(super::bench::load::LoadArgs),
-    Keys { cmd: super::serve::keys::KeysCmd },
+    Keys {
+        cmd: super::serve::keys::KeysCmd,
+    },
     Vacuum,
 }
 

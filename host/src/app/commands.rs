@@ -496,7 +496,11 @@ mod tests {
             &["serve", "--keys", "k", "--tenant", "acme"][..],
         ] {
             let e = parse(args).expect_err("refused");
-            assert_eq!(e.kind(), clap::error::ErrorKind::UnknownArgument, "{args:?}");
+            assert_eq!(
+                e.kind(),
+                clap::error::ErrorKind::UnknownArgument,
+                "{args:?}"
+            );
         }
     }
 

@@ -43,7 +43,7 @@ echo '{"text":"payment-service uses PostgreSQL 16","scope":{"tenant":"acme"},"so
         path: "import",
         operation: Some("import"),
         item: "record",
-        examples: r#"echo '{"external_id":"crm-7","kind":"semantic","text":"acme settles invoices in EUR","scope":{"tenant":"acme"},"source":{"kind":"system","ref":"crm:acme"}}' | engram import --db memory.db"#,
+        examples: r#"echo '{"external_id":"crm-7","kind":"semantic","text":"acme settles invoices in EUR","scope":{"tenant":"acme"},"source":{"kind":"system","ref":"crm:acme"},"subject":"acme","predicate":"invoice_currency","object":"EUR"}' | engram import --db memory.db"#,
     },
     Page {
         path: "recall",
@@ -252,9 +252,9 @@ fn input_section(doc: &Value, operation: &str, item: &str) -> String {
     let schema = resolve(doc, &op["input"]["item"]);
     let form = match op["input"]["shape"].as_str() {
         Some("object") => format!("one JSON object on stdin, a {item}:"),
-        _ => format!(
-            "JSON Lines on stdin, one {item} per line (a JSON array of them is read too):"
-        ),
+        _ => {
+            format!("JSON Lines on stdin, one {item} per line (a JSON array of them is read too):")
+        }
     };
     let mut fields = Vec::new();
     collect(doc, schema, "", true, &mut fields);
@@ -454,7 +454,13 @@ mod tests {
                 "{f} is required:\n{text}"
             );
         }
-        for f in ["scope.user", "scope.thread", "source.ref", "kind_hint", "confidence"] {
+        for f in [
+            "scope.user",
+            "scope.thread",
+            "source.ref",
+            "kind_hint",
+            "confidence",
+        ] {
             assert!(
                 text.lines().any(|l| l.trim_start().starts_with(f)),
                 "{f} is listed:\n{text}"

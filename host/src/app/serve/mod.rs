@@ -343,7 +343,11 @@ async fn watch_keys(state: ServeState) {
             Ok(_) if quiet => {}
             Ok(n) => eprintln!(
                 "engram serve: the key file changed; reloaded it ({n} keys{})",
-                if n == 0 { ": every request is refused" } else { "" }
+                if n == 0 {
+                    ": every request is refused"
+                } else {
+                    ""
+                }
             ),
             Err(f) => eprintln!("engram serve: kept the keys in force: {}", f.message),
         }
