@@ -466,7 +466,11 @@ mod tests {
                 "{f} is listed:\n{text}"
             );
         }
-        assert!(text.contains("user, system, document, tool, behavior, agent"));
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            words.contains("One of: user, system, document, tool, behavior, agent."),
+            "{text}"
+        );
     }
 
     #[test]
