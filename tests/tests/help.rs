@@ -416,11 +416,12 @@ fn the_mcp_example_answers_an_mcp_client() {
         .expect("start the mcp example");
     let mut stdin = child.stdin.take().expect("stdin");
     let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
-    let mut send = |v: Value| {
+    let send = |stdin: &mut std::process::ChildStdin, v: Value| {
         writeln!(stdin, "{v}").expect("write to the server");
         stdin.flush().expect("flush");
     };
     send(
+        &mut stdin,
         serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {},
                    "clientInfo": {"name": "engram-help-test", "version": "0"}}}),
@@ -441,8 +442,14 @@ fn the_mcp_example_answers_an_mcp_client() {
     };
     let init = read(1);
     assert!(init["result"]["serverInfo"].is_object(), "{init}");
-    send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-    send(serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+    send(
+        &mut stdin,
+        serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    send(
+        &mut stdin,
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    );
     let tools = read(2);
     let names: Vec<&str> = tools["result"]["tools"]
         .as_array()
@@ -452,7 +459,6 @@ fn the_mcp_example_answers_an_mcp_client() {
         names.contains(&"remember") && names.contains(&"recall"),
         "{tools}"
     );
-    drop(send);
     drop(stdin);
     let _ = child.kill();
     let _ = child.wait();
