@@ -8,7 +8,7 @@
 
 use std::io::{IsTerminal, Read, Write};
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser};
 use engram_contract::{route, wire, Form};
 use serde_json::{json, Value};
 
@@ -21,94 +21,60 @@ use crate::{Engram, Error};
 /// spans the whole input).
 const CHUNK: usize = 2000;
 
-#[derive(Parser, Debug)]
-#[command(
-    name = "engram",
-    version,
-    about = "Engram: the policy layer of an agent's memory, as a WebAssembly component"
-)]
+/// A parsed command line: the command and the flags it was given. The
+/// clap definitions, with each command's flags and help, are in
+/// `commands.rs` (`Cli::parse`, `Cli::try_parse_from`).
+#[derive(Debug)]
 pub struct Cli {
-    #[command(flatten)]
     pub flags: Flags,
-    #[command(subcommand)]
     pub cmd: Cmd,
 }
 
 #[derive(Args, Debug, Clone)]
 pub struct ScopeArgs {
-    /// Thread of the scope.
+    /// With --tenant: only this conversation thread.
     #[arg(long)]
     pub thread: Option<String>,
-    /// Agent of the scope.
+    /// With --tenant: only this agent.
     #[arg(long)]
     pub agent: Option<String>,
 }
 
-#[derive(Subcommand, Debug)]
+/// What to run (`commands.rs` parses it, with its help).
+#[derive(Debug)]
 pub enum Cmd {
-    /// Candidates → decisions; nothing is stored (dry run).
     Classify,
-    /// Candidates → decisions, stored per disposition.
     Remember,
-    /// Already-decided memory records → {"id","external_id"} per line.
     Import,
-    /// Queries → one ranked, explained result list per query.
     Recall,
-    /// One pack request → packed text and manifest.
     Pack,
-    /// Selectors → what was deleted, cascaded and tombstoned, per selector.
     Forget,
-    /// Apply expiry and archival in a scope (--tenant, optional --user/--project/--thread/--agent).
     Sweep(ScopeArgs),
-    /// Verdicts on pending memories ({"id","revision","verdict":"approve"|"reject","reference"?}
-    /// per line) → one outcome per line.
     Review,
-    /// Execution records by operation id (what a tool side effect did):
-    /// `record` and `get`, JSON Lines in and out.
     Operations {
-        #[command(subcommand)]
         cmd: OperationsCmd,
     },
-    /// Print the revision chain of one memory.
     History {
-        #[arg(long)]
         id: String,
     },
-    /// Print the memories of a scope (--tenant …) with their status.
     List {
-        #[command(flatten)]
         scope: ScopeArgs,
-        /// Only these statuses (repeatable).
-        #[arg(long = "status")]
         statuses: Vec<String>,
     },
-    /// The component's path, size, sha256, WIT package, imports and exports.
     Info,
-    /// A narrated end-to-end run on a fresh embedded store.
     Demo,
-    /// Measure speed, scale, size and the wasm/native ratio.
     Bench(super::bench::BenchArgs),
-    /// Serve the same contract over HTTP/JSON (docs/serve.md).
     Serve(super::serve::ServeArgs),
-    /// Speak the Model Context Protocol on stdin/stdout for --tenant
-    /// (optional --user/--project): tools remember, recall, pack_context,
-    /// forget, list_memories, memory_history, review_memories,
-    /// record_operation, get_operation.
     Mcp,
-    /// Load a spawned `engram serve` with concurrent remember/recall
-    /// clients on loopback and report throughput and latency (docs/serve.md).
     LoadTest(super::bench::load::LoadArgs),
-    /// Manage the API keys `engram serve` accepts.
     Keys {
-        #[command(subcommand)]
         cmd: super::serve::keys::KeysCmd,
     },
-    /// PostgreSQL: rewrite the tables so erased rows leave no bytes behind (VACUUM FULL).
     Vacuum,
 }
 
 /// `engram operations …`.
-#[derive(Subcommand, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OperationsCmd {
     /// Records ({"operation_id","scope","tool","status","idempotency_key"?,
     /// "result_ref"?,"result_digest"?,"detail"?,"at"?} per line) → one receipt
@@ -401,7 +367,7 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         Cmd::Bench(args) => return super::bench::run(&cli.flags, args, out),
         Cmd::Info => return info(&cli, out),
         Cmd::Serve(args) => return super::serve::run(&cli.flags, args),
-        Cmd::Keys { cmd } => return super::serve::keys::run(&cli.flags, cmd, out),
+        Cmd::Keys { cmd } => return super::serve::keys::run(cmd, out),
         Cmd::Mcp => return super::mcp::run(&cli.flags),
         Cmd::LoadTest(args) => return super::bench::load::run(&cli.flags, args, out),
         Cmd::Vacuum => return super::vacuum::run(&cli.flags, out),

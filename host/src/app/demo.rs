@@ -165,6 +165,7 @@ pub fn run(flags: &Flags, out: &mut dyn Write) -> Result<(), Failure> {
     let mut n = Narrator { out };
     let opts = Options {
         component: flags.component.clone(),
+        limits: flags.limits(),
         now: Some(at("2026-09-01T10:00:00+08:00")),
         ..Options::default()
     };

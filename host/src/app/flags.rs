@@ -1,5 +1,9 @@
-//! The flags every `engram` command takes (where the database is, whose
+//! The flags of the `engram` commands (where the database is, whose
 //! principal, the clock, the limits), and how they open an `Engram`.
+//!
+//! Each command takes only the groups it uses (`commands.rs`): a group is
+//! a clap `Args` struct, and the groups a command was given fill a
+//! [`Flags`], the defaults standing for the rest.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -10,48 +14,141 @@ use super::failure::Failure;
 use crate::runtime::Limits;
 use crate::{Engram, Options};
 
-#[derive(Args, Debug, Clone)]
+/// Every flag's value, as the commands read them: what a command was not
+/// given (it does not take that flag) is the default.
+#[derive(Debug, Clone)]
 pub struct Flags {
-    /// SQLite database file (created on first use), `:memory:`, or a
-    /// PostgreSQL server: `postgres://user@host:port/db` (docs/postgres.md).
-    #[arg(long, global = true, default_value = "engram.db")]
     pub db: String,
-    /// Fix the clock at this RFC 3339 instant, for reproducible runs.
-    #[arg(long, global = true)]
     pub now: Option<String>,
-    /// Act only for this tenant (the store refuses any other).
-    #[arg(long, global = true)]
     pub tenant: Option<String>,
-    /// With --tenant: act only for this user.
-    #[arg(long, global = true)]
     pub user: Option<String>,
-    /// With --tenant: act only for this project.
-    #[arg(long, global = true)]
     pub project: Option<String>,
+    pub fingerprint_key: Option<PathBuf>,
+    pub component: Option<PathBuf>,
+    pub timeout_secs: u64,
+    pub memory_mb: usize,
+    pub durability: crate::sqlite::Durability,
+    pub busy_timeout_ms: u64,
+}
+
+impl Default for Flags {
+    fn default() -> Self {
+        Flags {
+            db: DEFAULT_DB.to_string(),
+            now: None,
+            tenant: None,
+            user: None,
+            project: None,
+            fingerprint_key: None,
+            component: None,
+            timeout_secs: DEFAULT_TIMEOUT_SECS,
+            memory_mb: DEFAULT_MEMORY_MB,
+            durability: crate::sqlite::Durability::Normal,
+            busy_timeout_ms: DEFAULT_BUSY_TIMEOUT_MS,
+        }
+    }
+}
+
+const DEFAULT_DB: &str = "engram.db";
+const DEFAULT_TIMEOUT_SECS: u64 = 120;
+const DEFAULT_MEMORY_MB: usize = 1024;
+const DEFAULT_BUSY_TIMEOUT_MS: u64 = 30_000;
+
+/// The database a command opens, and how.
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Database")]
+pub struct DbFlags {
+    /// SQLite database file, `:memory:`, or a PostgreSQL server:
+    /// `postgres://user@host:port/db` (docs/postgres.md).
+    #[arg(long, default_value = DEFAULT_DB, value_name = "PATH|URL")]
+    pub db: String,
+    /// What a returned write survives: `normal` (a killed process; a power
+    /// loss may lose the last commits, never corrupts) or `full` (a power
+    /// loss too; an fsync per commit). See docs/durability.md.
+    #[arg(long, default_value = "normal")]
+    pub durability: crate::sqlite::Durability,
+    /// How long to wait for another process's write lock on the database
+    /// before failing with a "database is locked" error, in milliseconds.
+    #[arg(long, default_value_t = DEFAULT_BUSY_TIMEOUT_MS, value_name = "MS")]
+    pub busy_timeout_ms: u64,
     /// The fingerprint key file: the secret tombstones are keyed with,
     /// kept out of the database. Default: `<db>.key` beside a SQLite file
     /// (created 0600 on first use); PostgreSQL needs one (the same file on
     /// every host). See docs/durability.md.
-    #[arg(long, global = true)]
+    #[arg(long, value_name = "FILE")]
     pub fingerprint_key: Option<PathBuf>,
-    /// Load this component instead of the embedded one.
-    #[arg(long, global = true)]
+}
+
+/// Whose principal a command acts for.
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Principal")]
+pub struct PrincipalFlags {
+    /// Act only for this tenant (the store refuses any other scope).
+    /// Without it, each input line acts for the tenant of its own scope.
+    #[arg(long)]
+    pub tenant: Option<String>,
+    /// With --tenant: act only for this user.
+    #[arg(long)]
+    pub user: Option<String>,
+    /// With --tenant: act only for this project.
+    #[arg(long)]
+    pub project: Option<String>,
+}
+
+/// The policy component and its per-call limits.
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Policy component")]
+pub struct EngineFlags {
+    /// Load this component (.wasm) instead of the embedded one.
+    #[arg(long, value_name = "FILE")]
     pub component: Option<PathBuf>,
     /// Time limit of one policy call, in seconds.
-    #[arg(long, global = true, default_value_t = 120)]
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECS, value_name = "SECS")]
     pub timeout_secs: u64,
     /// Memory limit of the policy component, in MiB.
-    #[arg(long, global = true, default_value_t = 1024)]
+    #[arg(long, default_value_t = DEFAULT_MEMORY_MB, value_name = "MIB")]
     pub memory_mb: usize,
-    /// What a returned write survives: `normal` (a killed process; a power
-    /// loss may lose the last commits, never corrupts) or `full` (a power
-    /// loss too; an fsync per commit). See docs/durability.md.
-    #[arg(long, global = true, default_value = "normal")]
-    pub durability: crate::sqlite::Durability,
-    /// How long to wait for another process's write lock on the database
-    /// before failing with a "database is locked" error, in milliseconds.
-    #[arg(long, global = true, default_value_t = 30_000)]
-    pub busy_timeout_ms: u64,
+}
+
+/// The clock the policy reads.
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Policy component")]
+pub struct ClockFlags {
+    /// Fix the clock at this RFC 3339 instant, for reproducible runs
+    /// (e.g. 2026-09-01T10:00:00+08:00).
+    #[arg(long, value_name = "RFC3339")]
+    pub now: Option<String>,
+}
+
+impl DbFlags {
+    pub fn apply(&self, f: &mut Flags) {
+        f.db = self.db.clone();
+        f.durability = self.durability;
+        f.busy_timeout_ms = self.busy_timeout_ms;
+        f.fingerprint_key = self.fingerprint_key.clone();
+    }
+}
+
+impl PrincipalFlags {
+    pub fn apply(&self, f: &mut Flags) {
+        f.tenant = self.tenant.clone();
+        f.user = self.user.clone();
+        f.project = self.project.clone();
+    }
+}
+
+impl EngineFlags {
+    pub fn apply(&self, f: &mut Flags) {
+        f.component = self.component.clone();
+        f.timeout_secs = self.timeout_secs;
+        f.memory_mb = self.memory_mb;
+    }
+}
+
+impl ClockFlags {
+    pub fn apply(&self, f: &mut Flags) {
+        f.now = self.now.clone();
+    }
 }
 
 impl Flags {

@@ -4,9 +4,11 @@
 
 pub mod bench;
 pub mod cli;
+pub mod commands;
 pub mod demo;
 pub mod failure;
 pub mod flags;
+pub mod help;
 pub mod inspector;
 pub mod mcp;
 pub mod serve;

@@ -5,9 +5,11 @@
 //! and a SQLite connection from a small pool, on tokio's blocking pool so
 //! requests run in parallel across cores. Every request runs with the
 //! principal of its API key (`auth`), so a key for one tenant can never
-//! reach another's memory. SIGHUP reads the key file again (keys added or
-//! revoked take effect at once; a file that does not load keeps the keys in
-//! force). Ctrl-C or SIGTERM stops accepting connections and waits for
+//! reach another's memory. The key file is read again when it changes
+//! (`watch_keys` looks at it twice a second: `engram keys add` and `engram
+//! keys revoke` take effect without a signal) and on SIGHUP; a file that
+//! does not load keeps the keys in force, one that holds no key refuses
+//! every key. Ctrl-C or SIGTERM stops accepting connections and waits for
 //! requests in flight, writes included, to finish. Every error, axum's own
 //! 404 and 405 included, is a JSON body (`error::json_errors`).
 //!
@@ -52,8 +54,9 @@ pub struct ServeArgs {
     /// Address to listen on (port 0: any free port, printed on stderr).
     #[arg(long, default_value = "127.0.0.1:8077")]
     pub listen: String,
-    /// The API key file (`engram keys add`).
-    #[arg(long)]
+    /// The API key file (`engram keys add`). Read again when it changes
+    /// (`engram keys add`/`revoke` take effect within a second) and on SIGHUP.
+    #[arg(long, value_name = "FILE")]
     pub keys: std::path::PathBuf,
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -126,13 +129,14 @@ impl ServeState {
 
     /// Read the key file again and put its keys in force: added keys work
     /// and removed ones are refused from the next request on. A file that
-    /// does not load (or holds no key) leaves the keys in force as they
-    /// were, and says why.
+    /// does not load leaves the keys in force as they were, and says why; a
+    /// file that loads with no key in it refuses every key (the last key
+    /// revoked is revoked).
     pub fn reload_keys(&self) -> Result<usize, Failure> {
         let Some(file) = &self.shared.keys_file else {
             return Err(Failure::input("serve: no key file to reload"));
         };
-        let ring = load_ring(file)?;
+        let ring = KeyRing::load(file)?;
         let n = ring.len();
         match self.shared.keys.write() {
             Ok(mut k) => *k = Arc::new(ring),
@@ -281,6 +285,7 @@ async fn serve(state: ServeState, listen: &str) -> Result<(), Failure> {
             Err(e) => eprintln!("engram serve: SIGHUP will not reload keys: {e}"),
         }
     }
+    tokio::spawn(watch_keys(state.clone()));
     let tidy_state = state.clone();
     tokio::spawn(async move {
         let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
@@ -293,6 +298,60 @@ async fn serve(state: ServeState, listen: &str) -> Result<(), Failure> {
         .with_graceful_shutdown(shutdown_signal())
         .await
         .map_err(|e| Failure::input(format!("serve: {e}")))
+}
+
+/// How often `watch_keys` looks at the key file.
+const KEYS_POLL: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// What identifies one version of a file: a rename over it (`keys revoke`)
+/// changes its inode, an append (`keys add`) its length and mtime.
+fn file_stamp(file: &Path) -> Option<(u64, u64, std::time::SystemTime, u64)> {
+    let m = std::fs::metadata(file).ok()?;
+    #[cfg(unix)]
+    let (dev, ino) = {
+        use std::os::unix::fs::MetadataExt;
+        (m.dev(), m.ino())
+    };
+    #[cfg(not(unix))]
+    let (dev, ino) = (0, 0);
+    Some((dev, ino, m.modified().ok()?, m.len()))
+}
+
+/// Reload the keys whenever the key file changes (`engram keys add`,
+/// `engram keys revoke`, an edit): looked at every `KEYS_POLL`, so a change
+/// is in force within a second, with no signal to send. A file that is
+/// missing or does not load keeps the keys in force and says why, once
+/// per change.
+async fn watch_keys(state: ServeState) {
+    let Some(file) = state.shared.keys_file.clone() else {
+        return;
+    };
+    // The first look reloads (quietly): the file may have changed since
+    // the server read it at start.
+    let mut seen = None;
+    let mut first = true;
+    let mut every = tokio::time::interval(KEYS_POLL);
+    loop {
+        every.tick().await;
+        let now = file_stamp(&file);
+        if now == seen && !first {
+            continue;
+        }
+        seen = now;
+        let quiet = std::mem::take(&mut first);
+        match state.reload_keys() {
+            Ok(_) if quiet => {}
+            Ok(n) => eprintln!(
+                "engram serve: the key file changed; reloaded it ({n} keys{})",
+                if n == 0 {
+                    ": every request is refused"
+                } else {
+                    ""
+                }
+            ),
+            Err(f) => eprintln!("engram serve: kept the keys in force: {}", f.message),
+        }
+    }
 }
 
 /// Ctrl-C, or SIGTERM on Unix.
