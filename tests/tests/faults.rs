@@ -492,3 +492,53 @@ fn a_read_only_file_or_directory_fails_clearly_and_writes_nothing() {
         let _ = std::fs::remove_dir_all(d);
     }
 }
+
+/// A read-only file or directory is still read (issue 32, item 4): recall
+/// answers, says once that usage counts are not recorded, and neither the
+/// file nor the directory changes (no `-wal`/`-shm` is created).
+#[test]
+fn a_read_only_file_or_directory_is_still_read() {
+    let who = Unprivileged::new();
+    let query = br#"{"query":"nightly job on host-1","scope":{"tenant":"t","user":"u"}}"#;
+    for (name, lock, unlock) in [
+        ("ro-read-file", 0o444u32, 0o644u32),
+        ("ro-read-dir", 0o555, 0o755),
+    ] {
+        let (dir, db) = private_db(&who, name);
+        let target = if name.ends_with("dir") { &dir } else { &db };
+        let listing = |d: &str| {
+            let mut names: Vec<String> = std::fs::read_dir(d)
+                .expect("dir")
+                .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        };
+        let (bytes, files) = (std::fs::read(&db).expect("db"), listing(&dir));
+        chmod(target, lock);
+        let out = run(who.command(), &["recall"], &db, query.to_vec());
+        let list = run(who.command(), &["list", "--tenant", "t"], &db, Vec::new());
+        chmod(target, unlock);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{name}: {stderr}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains(&format!("{name} event 1:")),
+            "{name}: {stdout}"
+        );
+        assert_eq!(
+            stderr.trim(),
+            format!("engram: {db} is read-only: usage counts not recorded"),
+            "{name}"
+        );
+        assert!(
+            list.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&list.stderr)
+        );
+        assert_eq!(json_lines(&String::from_utf8_lossy(&list.stdout)).len(), 3);
+        assert!(std::fs::read(&db).expect("db") == bytes, "{name}: written");
+        assert_eq!(listing(&dir), files, "{name}: files created");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

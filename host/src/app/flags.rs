@@ -52,6 +52,11 @@ pub struct Flags {
     /// before failing with a "database is locked" error, in milliseconds.
     #[arg(long, global = true, default_value_t = 30_000)]
     pub busy_timeout_ms: u64,
+    /// Open the SQLite database read-only: reads work, nothing is written
+    /// (usage counts are not recorded; a writing command fails). Implied
+    /// when the file or its directory is not writable.
+    #[arg(long, global = true)]
+    pub read_only: bool,
 }
 
 impl Flags {
@@ -90,8 +95,39 @@ impl Flags {
             sqlite: crate::sqlite::SqliteOptions {
                 durability: self.durability,
                 busy_timeout: Duration::from_millis(self.busy_timeout_ms),
+                read_only: self.read_only || !writable(&self.db),
             },
             fingerprint_key: self.fingerprint_key.clone(),
         })
     }
+}
+
+/// Whether `db`, an existing SQLite file, can be written: its permission
+/// bits grant writing to someone (so `chmod 444` reads as read-only even
+/// for root), and `access(2)` lets this process write the file and create
+/// the `-wal`/`-shm` files beside it. Anything else (`:memory:`,
+/// PostgreSQL, a file not created yet) counts as writable.
+pub fn writable(db: &str) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    if db == ":memory:" || crate::postgres::is_postgres_url(db) {
+        return true;
+    }
+    let path = std::path::Path::new(db);
+    let Ok(meta) = std::fs::metadata(path) else {
+        return true;
+    };
+    if meta.permissions().readonly() {
+        return false;
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let can_write = |p: &std::path::Path| {
+        std::ffi::CString::new(p.as_os_str().as_bytes())
+            // SAFETY: a NUL-terminated path that lives across the call.
+            .map(|c| unsafe { libc::access(c.as_ptr(), libc::W_OK) } == 0)
+            .unwrap_or(true)
+    };
+    can_write(path) && can_write(dir)
 }
