@@ -1472,6 +1472,81 @@ mod tests {
         assert_eq!(s.schema_version().unwrap() as usize, MIGRATIONS.len());
     }
 
+    /// A read-only open never migrates (a clear error instead), reads,
+    /// skips usage counts, refuses any other write, and leaves the file as
+    /// it was.
+    #[test]
+    fn a_read_only_open_reads_skips_touches_and_never_migrates() {
+        let dir = std::env::temp_dir().join(format!("engram-sqlite-ro-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("ro.db");
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(beside(&path, suffix));
+        }
+        let read_only = SqliteOptions {
+            read_only: true,
+            ..SqliteOptions::default()
+        };
+        let version = |path: &Path| {
+            Connection::open(path)
+                .unwrap()
+                .query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))
+                .unwrap()
+        };
+        // A database an older engram wrote (schema version 3).
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch("PRAGMA journal_mode = WAL;").unwrap();
+        for sql in &MIGRATIONS[..3] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.execute_batch("PRAGMA user_version = 3").unwrap();
+        drop(conn);
+        let Err(StoreError::Backend(m)) = SqliteStore::open_with(&path, read_only) else {
+            panic!("an old schema opened read-only");
+        };
+        assert!(
+            m.contains(&path.display().to_string())
+                && m.contains("version 3")
+                && m.contains("open it once with write access"),
+            "{m}"
+        );
+        assert_eq!(version(&path), 3, "a read-only open migrated");
+
+        drop(SqliteStore::open(&path).unwrap());
+        let bytes = std::fs::read(&path).unwrap();
+        let mut s = SqliteStore::open_with(&path, read_only).unwrap();
+        assert!(s.is_read_only());
+        assert_eq!(s.schema_version().unwrap() as usize, MIGRATIONS.len());
+        let principal = Principal {
+            tenant: "t".into(),
+            user: None,
+            project: None,
+        };
+        let at = Datetime {
+            epoch_ms: 0,
+            offset_minutes: 0,
+        };
+        let touch = WriteOp::Touch(crate::bindings::Access {
+            memory: crate::bindings::MemoryRef {
+                id: "m-1".into(),
+                revision: 1,
+            },
+            at,
+        });
+        s.begin_batch().unwrap();
+        s.commit(&principal, &[touch.clone(), touch]).unwrap();
+        s.finish_batch(true).unwrap();
+        assert_eq!(s.skipped_touches(), 2);
+        let Err(StoreError::Backend(m)) = s.commit(&principal, &[WriteOp::Erase("m-1".into())])
+        else {
+            panic!("a read-only store wrote");
+        };
+        assert!(m.contains("read-only"), "{m}");
+        assert_eq!(s.tenants_of("m-1").unwrap(), Vec::<String>::new());
+        drop(s);
+        assert!(std::fs::read(&path).unwrap() == bytes, "the file changed");
+    }
+
     /// (group key, documents, summed length), ordered by key.
     type Groups = Vec<(String, i64, i64)>;
 
