@@ -542,3 +542,59 @@ fn a_read_only_file_or_directory_is_still_read() {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+/// `engram serve` and `engram mcp` on a database they may not write (here
+/// a 0444 file, which binds root too) serve its reads and refuse its
+/// writes, naming the file; the file does not change (issue 32, item 4).
+#[test]
+fn serve_and_mcp_read_a_read_only_database() {
+    use engram_tests::deployment::{add_key, Deployment, Http, Mcp};
+    use serde_json::json;
+    let d = Deployment::sqlite("ro-serve", env!("CARGO_BIN_EXE_engram-cli"), NOW);
+    let db = d.url().to_string();
+    d.cli(
+        &["remember"],
+        r#"{"text":"以后请叫我林工","scope":{"tenant":"acme","user":"u42"},"source":{"kind":"user","ref":"e1"}}"#,
+    )
+    .expect("remember");
+    let keys = format!("{db}.keys");
+    let _ = std::fs::remove_file(&keys);
+    let key = add_key(&d, &keys, "acme", Some("u42"));
+    let bytes = std::fs::read(&db).expect("db");
+    chmod(&db, 0o444);
+
+    let http = Http::start(&d, &keys);
+    let (status, body) = http.call(
+        "POST",
+        "/v1/recall",
+        &key,
+        Some(&json!([{"query": "怎么称呼我？", "scope": {"tenant": "acme", "user": "u42"}}])),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("以后请叫我林工"), "{body}");
+    let (status, body) = http.call(
+        "POST",
+        "/v1/remember",
+        &key,
+        Some(
+            &json!([{"text": "以后请叫我王工", "scope": {"tenant": "acme", "user": "u42"},
+                      "source": {"kind": "user", "ref": "e2"}}]),
+        ),
+    );
+    assert!(status >= 400, "a write was accepted: {status} {body}");
+    assert!(body.contains("read-only"), "{body}");
+    drop(http);
+
+    let mut mcp = Mcp::start(&d, "acme", Some("u42"));
+    let (failed, answer) = mcp.tool("recall", json!({"query": "怎么称呼我？"}));
+    assert!(!failed && answer.contains("以后请叫我林工"), "{answer}");
+    let (failed, answer) = mcp.tool(
+        "remember",
+        json!({"text": "以后请叫我王工", "source": {"kind": "user", "ref": "e3"}}),
+    );
+    assert!(failed && answer.contains("read-only"), "{answer}");
+    drop(mcp);
+
+    chmod(&db, 0o644);
+    assert!(std::fs::read(&db).expect("db") == bytes, "the file changed");
+}
