@@ -92,6 +92,10 @@ pub struct SqliteOptions {
     /// How long a call waits for another connection's write lock before it
     /// fails with "database is locked".
     pub busy_timeout: Duration,
+    /// Open the file read-only (`SQLITE_OPEN_READ_ONLY`): reads work on a
+    /// file or directory the process cannot write; nothing is migrated or
+    /// written, usage counts (`touch`) are skipped, any other write fails.
+    pub read_only: bool,
 }
 
 impl Default for SqliteOptions {
@@ -99,6 +103,7 @@ impl Default for SqliteOptions {
         SqliteOptions {
             durability: Durability::Normal,
             busy_timeout: Duration::from_secs(30),
+            read_only: false,
         }
     }
 }
@@ -117,10 +122,92 @@ pub struct SqliteStore {
     busy_timeout: Duration,
     /// Where the fingerprint secret comes from (`<db>.key` by default).
     key: KeyHolder,
+    /// Opened read-only (`SqliteOptions::read_only`).
+    read_only: bool,
+    /// Usage counts a read-only store skipped (`skipped_touches`).
+    skipped_touches: u64,
 }
 
 fn backend_err(e: impl std::fmt::Display) -> StoreError {
     StoreError::Backend(e.to_string())
+}
+
+/// A write asked of a store opened read-only.
+fn read_only_write() -> StoreError {
+    StoreError::Backend(
+        "the database is open read-only (--read-only, or the file or its directory is not writable): nothing was written".into(),
+    )
+}
+
+/// Open `path` read-only, creating nothing beside it where that can be
+/// avoided. A WAL database is read through its `-shm` index, which SQLite
+/// creates (with the file's own mode) when it is missing:
+///
+/// - a `-wal` file exists (a writer is running, or left changes): read
+///   through it, as any reader does;
+/// - no `-wal`, and the file's permission bits let nobody write it: no
+///   writer can come, so the file is opened as immutable — nothing created
+///   (a `-shm` made 0444 here would later stop its owner's writes);
+/// - otherwise read normally; when the `-wal`/`-shm` files cannot be
+///   created (a read-only directory) no writer can run either — it could
+///   not create its `-wal` — so the file is opened as immutable.
+fn open_read_only(path: &Path) -> Result<Connection, StoreError> {
+    use rusqlite::OpenFlags;
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        | OpenFlags::SQLITE_OPEN_URI;
+    let meta = std::fs::metadata(path)
+        .map_err(|e| StoreError::Backend(format!("unable to open database file: {e}")))?;
+    let wal = std::fs::metadata(beside(path, "-wal"))
+        .ok()
+        .map(|m| m.len());
+    let immutable = || Connection::open_with_flags(immutable_uri(path), flags).map_err(backend_err);
+    if wal.is_none() && meta.permissions().readonly() {
+        return immutable();
+    }
+    let conn = Connection::open_with_flags(path, flags).map_err(backend_err)?;
+    // The first read opens the WAL index, if the file is in WAL mode.
+    match conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0)) {
+        Ok(_) => Ok(conn),
+        Err(e) if cannot_open(&e) && !beside(path, "-shm").exists() => {
+            drop(conn);
+            if wal.unwrap_or(0) > 0 {
+                // Immutable would read the file without what the log holds.
+                return Err(StoreError::Backend(format!(
+                    "{e}: its write-ahead log (-wal) holds changes not yet in the file and, read-only, its index (-shm) cannot be created: open it once with write access"
+                )));
+            }
+            immutable()
+        }
+        Err(e) => Err(backend_err(e)),
+    }
+}
+
+fn cannot_open(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::CannotOpen) | Some(rusqlite::ErrorCode::ReadOnly)
+    )
+}
+
+/// `<path><suffix>`: SQLite's `-wal` and `-shm` files.
+fn beside(path: &Path, suffix: &str) -> std::path::PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(suffix);
+    p.into()
+}
+
+/// `file:<path>?mode=ro&immutable=1`, the path percent-encoded.
+fn immutable_uri(path: &Path) -> String {
+    let mut uri = String::from("file:");
+    for b in path.as_os_str().as_encoded_bytes() {
+        match b {
+            b'?' | b'#' | b'%' | 0x80.. => uri.push_str(&format!("%{b:02X}")),
+            _ => uri.push(char::from(*b)),
+        }
+    }
+    uri.push_str("?mode=ro&immutable=1");
+    uri
 }
 
 /// Prefix a backend error with what was being done (e.g. the file opened).
@@ -156,10 +243,23 @@ impl SqliteStore {
     /// The fingerprint key is the file `<path>.key` beside it (created on
     /// first use) unless `with_key_source` names another.
     pub fn open_with(path: &Path, opts: SqliteOptions) -> Result<Self, StoreError> {
-        let opened = Connection::open(path)
-            .map_err(backend_err)
-            .and_then(|conn| Self::init(conn, opts, KeySource::beside(path)));
+        let opened = if opts.read_only {
+            open_read_only(path)
+        } else {
+            Connection::open(path).map_err(backend_err)
+        };
+        let opened = opened.and_then(|conn| Self::init(conn, opts, KeySource::beside(path)));
         opened.map_err(|e| with_context(e, &format!("opening {}", path.display())))
+    }
+
+    /// Opened read-only.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// How many usage counts (`touch`) this read-only store skipped.
+    pub fn skipped_touches(&self) -> u64 {
+        self.skipped_touches
     }
 
     /// A private in-memory database (tests, benchmarks), with a fingerprint
@@ -190,13 +290,20 @@ impl SqliteStore {
 
     fn init(conn: Connection, opts: SqliteOptions, key: KeySource) -> Result<Self, StoreError> {
         conn.busy_timeout(opts.busy_timeout).map_err(backend_err)?;
+        // Setting the journal mode writes the file's header: a read-only
+        // connection takes the mode the file has.
+        let journal = if opts.read_only {
+            ""
+        } else {
+            "PRAGMA journal_mode = WAL;"
+        };
         // A 64 MiB page cache and no mmap: with a 1 GiB mmap every page a
         // scan touched stayed in the process's RSS (373 MiB of file-backed
         // RSS at 100k memories in `engram bench`); reads now go through the
         // OS page cache at no measurable cost. `secure_delete` zeroes freed
         // cells and pages, so erased text does not linger in free space.
         conn.execute_batch(&format!(
-            "PRAGMA journal_mode = WAL; PRAGMA synchronous = {}; PRAGMA foreign_keys = ON;
+            "{journal} PRAGMA synchronous = {}; PRAGMA foreign_keys = ON;
              PRAGMA cache_size = -65536; PRAGMA mmap_size = 0; PRAGMA temp_store = MEMORY;
              PRAGMA secure_delete = ON;",
             opts.durability.pragma()
@@ -213,7 +320,15 @@ impl SqliteStore {
             erasure_due: false,
             busy_timeout: opts.busy_timeout,
             key: KeyHolder::new(key),
+            read_only: opts.read_only,
+            skipped_touches: 0,
         };
+        if s.read_only {
+            s.check_schema_read_only()?;
+            // An unfinished erasure's scrub is a write: the next writable
+            // open does it (docs/durability.md).
+            return Ok(s);
+        }
         s.migrate()?;
         // A crash between an erasing commit and its checkpoint left the
         // erased pages' old images in the WAL: scrub them before any read.
@@ -279,6 +394,28 @@ impl SqliteStore {
         self.conn
             .query_row("PRAGMA user_version", [], |r| r.get::<_, u32>(0))
             .map_err(backend_err)
+    }
+
+    /// A read-only open migrates nothing: the schema must be this
+    /// engram's already.
+    fn check_schema_read_only(&self) -> Result<(), StoreError> {
+        let at = self.schema_version()? as usize;
+        if at == MIGRATIONS.len() {
+            return Ok(());
+        }
+        Err(StoreError::Backend(if at > MIGRATIONS.len() {
+            format!(
+                "database schema version {at} is newer than this engram ({}); upgrade engram",
+                MIGRATIONS.len()
+            )
+        } else if at == 0 {
+            "opened read-only, but it is not an engram database (an empty file, or one no engram has written): nothing to read".to_string()
+        } else {
+            format!(
+                "opened read-only, but its schema (version {at}) is older than this engram's ({}): open it once with write access (any engram command without --read-only, e.g. `engram list`) to migrate it",
+                MIGRATIONS.len()
+            )
+        }))
     }
 
     fn migrate(&mut self) -> Result<(), StoreError> {
@@ -954,6 +1091,18 @@ impl Backend for SqliteStore {
     }
 
     fn commit(&mut self, principal: &Principal, ops: &[WriteOp]) -> Result<Receipt, StoreError> {
+        if self.read_only {
+            // Usage counts are bookkeeping a read may skip; anything else
+            // is a write the caller asked for.
+            if ops.iter().all(|op| matches!(op, WriteOp::Touch(_))) {
+                self.skipped_touches += ops.len() as u64;
+                return Ok(Receipt {
+                    sequences: Vec::new(),
+                    etags: Vec::new(),
+                });
+            }
+            return Err(read_only_write());
+        }
         self.cache.clear();
         // Tombstones are recorded with the id of the key they were made with.
         let key_id = if ops.iter().any(|op| matches!(op, WriteOp::Tombstone(_))) {
@@ -1110,8 +1259,14 @@ impl Backend for SqliteStore {
 
     fn begin_batch(&mut self) -> Result<(), StoreError> {
         self.cache.clear();
+        // Read-only: one read transaction (a consistent snapshot); a write
+        // inside it is refused by `commit`.
         self.conn
-            .execute_batch("BEGIN IMMEDIATE")
+            .execute_batch(if self.read_only {
+                "BEGIN DEFERRED"
+            } else {
+                "BEGIN IMMEDIATE"
+            })
             .map_err(backend_err)?;
         self.in_batch = true;
         Ok(())
@@ -1315,6 +1470,81 @@ mod tests {
         drop(s);
         let s = SqliteStore::open(&path).unwrap();
         assert_eq!(s.schema_version().unwrap() as usize, MIGRATIONS.len());
+    }
+
+    /// A read-only open never migrates (a clear error instead), reads,
+    /// skips usage counts, refuses any other write, and leaves the file as
+    /// it was.
+    #[test]
+    fn a_read_only_open_reads_skips_touches_and_never_migrates() {
+        let dir = std::env::temp_dir().join(format!("engram-sqlite-ro-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("ro.db");
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(beside(&path, suffix));
+        }
+        let read_only = SqliteOptions {
+            read_only: true,
+            ..SqliteOptions::default()
+        };
+        let version = |path: &Path| {
+            Connection::open(path)
+                .unwrap()
+                .query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))
+                .unwrap()
+        };
+        // A database an older engram wrote (schema version 3).
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch("PRAGMA journal_mode = WAL;").unwrap();
+        for sql in &MIGRATIONS[..3] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.execute_batch("PRAGMA user_version = 3").unwrap();
+        drop(conn);
+        let Err(StoreError::Backend(m)) = SqliteStore::open_with(&path, read_only) else {
+            panic!("an old schema opened read-only");
+        };
+        assert!(
+            m.contains(&path.display().to_string())
+                && m.contains("version 3")
+                && m.contains("open it once with write access"),
+            "{m}"
+        );
+        assert_eq!(version(&path), 3, "a read-only open migrated");
+
+        drop(SqliteStore::open(&path).unwrap());
+        let bytes = std::fs::read(&path).unwrap();
+        let mut s = SqliteStore::open_with(&path, read_only).unwrap();
+        assert!(s.is_read_only());
+        assert_eq!(s.schema_version().unwrap() as usize, MIGRATIONS.len());
+        let principal = Principal {
+            tenant: "t".into(),
+            user: None,
+            project: None,
+        };
+        let at = Datetime {
+            epoch_ms: 0,
+            offset_minutes: 0,
+        };
+        let touch = WriteOp::Touch(crate::bindings::Access {
+            memory: crate::bindings::MemoryRef {
+                id: "m-1".into(),
+                revision: 1,
+            },
+            at,
+        });
+        s.begin_batch().unwrap();
+        s.commit(&principal, &[touch.clone(), touch]).unwrap();
+        s.finish_batch(true).unwrap();
+        assert_eq!(s.skipped_touches(), 2);
+        let Err(StoreError::Backend(m)) = s.commit(&principal, &[WriteOp::Erase("m-1".into())])
+        else {
+            panic!("a read-only store wrote");
+        };
+        assert!(m.contains("read-only"), "{m}");
+        assert_eq!(s.tenants_of("m-1").unwrap(), Vec::<String>::new());
+        drop(s);
+        assert!(std::fs::read(&path).unwrap() == bytes, "the file changed");
     }
 
     /// (group key, documents, summed length), ordered by key.

@@ -311,3 +311,120 @@ fn read_commands_never_create_a_database() {
     .expect("recall reads it");
     assert!(out.contains("林工"), "{out}");
 }
+
+fn chmod(path: &str, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+}
+
+/// Every read command on `db` with `extra` flags: recall finds the name,
+/// pack packs it, list and history show it, operations get finds the
+/// record.
+fn every_read_answers(db: &str, extra: &[&str], id: &str) {
+    let run = |cmd: &[&str], stdin: &str| {
+        let mut args = cmd.to_vec();
+        args.extend(["--db", db, "--now", NOW]);
+        args.extend(extra);
+        cli(&args, stdin).unwrap_or_else(|f| panic!("{cmd:?} {extra:?}: {}", f.message))
+    };
+    let recalled = lines(&run(
+        &["recall"],
+        r#"{"query":"怎么称呼我？","scope":{"tenant":"acme","user":"u42"}}"#,
+    ));
+    assert_eq!(
+        recalled[0]["results"][0]["text"], "以后请叫我林工",
+        "{recalled:?}"
+    );
+    let packed = run(
+        &["pack"],
+        r#"{"budget":200,"scope":{"tenant":"acme","user":"u42"},"query":"怎么称呼我？"}"#,
+    );
+    assert!(packed.contains("林工"), "{packed}");
+    let listed = lines(&run(&["list", "--tenant", "acme"], ""));
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!(
+        listed[0]["access_count"], 0,
+        "a read-only recall counted a use"
+    );
+    let history = run(&["history", "--id", id, "--tenant", "acme"], "");
+    assert!(history.contains("林工"), "{history}");
+    let op = lines(&run(
+        &["operations", "get"],
+        r#"{"operation_id":"op_1","scope":{"tenant":"acme"}}"#,
+    ));
+    assert_eq!(op[0]["found"], true, "{op:?}");
+}
+
+/// A database the process may not write is still read (issue 32, item 4):
+/// with `--read-only`, and on its own when the file's permission bits deny
+/// writing (`chmod 444`, which binds root too). Usage counts are skipped,
+/// the file's bytes do not change, and a write fails naming the file.
+#[test]
+fn read_commands_read_a_read_only_database() {
+    let db = temp_db("read-only");
+    let decided = lines(
+        &cli(
+            &["remember", "--db", &db, "--now", NOW],
+            r#"{"text":"以后请叫我林工","scope":{"tenant":"acme","user":"u42"},"source":{"kind":"user","ref":"e1"}}"#,
+        )
+        .expect("remember"),
+    );
+    let id = decided[0]["memory_id"]
+        .as_str()
+        .expect("stored")
+        .to_string();
+    cli(
+        &["operations", "record", "--db", &db, "--now", NOW],
+        r#"{"operation_id":"op_1","scope":{"tenant":"acme"},"tool":"deploy","status":"succeeded"}"#,
+    )
+    .expect("record");
+    let bytes = std::fs::read(&db).expect("db");
+    let write = r#"{"text":"以后请叫我王工","scope":{"tenant":"acme","user":"u42"},"source":{"kind":"user","ref":"e2"}}"#;
+
+    // The flag, on a file that could be written.
+    every_read_answers(&db, &["--read-only"], &id);
+    let err = cli(
+        &["remember", "--db", &db, "--now", NOW, "--read-only"],
+        write,
+    )
+    .expect_err("a write to a read-only open fails");
+    assert_eq!(err.code, 1, "{}", err.message);
+    assert!(
+        err.message.contains(&db) && err.message.contains("read-only"),
+        "{}",
+        err.message
+    );
+    assert!(
+        std::fs::read(&db).expect("db") == bytes,
+        "--read-only wrote"
+    );
+
+    // The permission bits, without the flag.
+    chmod(&db, 0o444);
+    every_read_answers(&db, &[], &id);
+    let err = cli(&["remember", "--db", &db, "--now", NOW], write)
+        .expect_err("a write to a 0444 file fails");
+    assert!(
+        err.message.contains(&db) && err.message.contains("read-only"),
+        "{}",
+        err.message
+    );
+    assert!(
+        std::fs::read(&db).expect("db") == bytes,
+        "a 0444 file was written"
+    );
+
+    // Writable again, it is written, and reads count their use again.
+    chmod(&db, 0o644);
+    cli(&["remember", "--db", &db, "--now", NOW], write).expect("writable again");
+    cli(
+        &["recall", "--db", &db, "--now", NOW],
+        r#"{"query":"怎么称呼我？","scope":{"tenant":"acme","user":"u42"}}"#,
+    )
+    .expect("recall");
+    let listed = lines(&cli(&["list", "--db", &db, "--tenant", "acme"], "").expect("list"));
+    assert!(
+        listed.iter().any(|m| m["access_count"] == 1),
+        "a writable recall counts its use: {listed:?}"
+    );
+}

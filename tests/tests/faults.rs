@@ -492,3 +492,109 @@ fn a_read_only_file_or_directory_fails_clearly_and_writes_nothing() {
         let _ = std::fs::remove_dir_all(d);
     }
 }
+
+/// A read-only file or directory is still read (issue 32, item 4): recall
+/// answers, says once that usage counts are not recorded, and neither the
+/// file nor the directory changes (no `-wal`/`-shm` is created).
+#[test]
+fn a_read_only_file_or_directory_is_still_read() {
+    let who = Unprivileged::new();
+    let query = br#"{"query":"nightly job on host-1","scope":{"tenant":"t","user":"u"}}"#;
+    for (name, lock, unlock) in [
+        ("ro-read-file", 0o444u32, 0o644u32),
+        ("ro-read-dir", 0o555, 0o755),
+    ] {
+        let (dir, db) = private_db(&who, name);
+        let target = if name.ends_with("dir") { &dir } else { &db };
+        let listing = |d: &str| {
+            let mut names: Vec<String> = std::fs::read_dir(d)
+                .expect("dir")
+                .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        };
+        let (bytes, files) = (std::fs::read(&db).expect("db"), listing(&dir));
+        chmod(target, lock);
+        let out = run(who.command(), &["recall"], &db, query.to_vec());
+        let list = run(who.command(), &["list", "--tenant", "t"], &db, Vec::new());
+        chmod(target, unlock);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{name}: {stderr}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains(&format!("{name} event 1:")),
+            "{name}: {stdout}"
+        );
+        assert_eq!(
+            stderr.trim(),
+            format!("engram: {db} is read-only: usage counts not recorded"),
+            "{name}"
+        );
+        assert!(
+            list.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&list.stderr)
+        );
+        assert_eq!(json_lines(&String::from_utf8_lossy(&list.stdout)).len(), 3);
+        assert!(std::fs::read(&db).expect("db") == bytes, "{name}: written");
+        assert_eq!(listing(&dir), files, "{name}: files created");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// `engram serve` and `engram mcp` on a database they may not write (here
+/// a 0444 file, which binds root too) serve its reads and refuse its
+/// writes, naming the file; the file does not change (issue 32, item 4).
+#[test]
+fn serve_and_mcp_read_a_read_only_database() {
+    use engram_tests::deployment::{add_key, Deployment, Http, Mcp};
+    use serde_json::json;
+    let d = Deployment::sqlite("ro-serve", env!("CARGO_BIN_EXE_engram-cli"), NOW);
+    let db = d.url().to_string();
+    d.cli(
+        &["remember"],
+        r#"{"text":"以后请叫我林工","scope":{"tenant":"acme","user":"u42"},"source":{"kind":"user","ref":"e1"}}"#,
+    )
+    .expect("remember");
+    let keys = format!("{db}.keys");
+    let _ = std::fs::remove_file(&keys);
+    let key = add_key(&d, &keys, "acme", Some("u42"));
+    let bytes = std::fs::read(&db).expect("db");
+    chmod(&db, 0o444);
+
+    let http = Http::start(&d, &keys);
+    let (status, body) = http.call(
+        "POST",
+        "/v1/recall",
+        &key,
+        Some(&json!([{"query": "怎么称呼我？", "scope": {"tenant": "acme", "user": "u42"}}])),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("以后请叫我林工"), "{body}");
+    let (status, body) = http.call(
+        "POST",
+        "/v1/remember",
+        &key,
+        Some(
+            &json!([{"text": "以后请叫我王工", "scope": {"tenant": "acme", "user": "u42"},
+                      "source": {"kind": "user", "ref": "e2"}}]),
+        ),
+    );
+    assert!(status >= 400, "a write was accepted: {status} {body}");
+    assert!(body.contains("read-only"), "{body}");
+    drop(http);
+
+    let mut mcp = Mcp::start(&d, "acme", Some("u42"));
+    let (failed, answer) = mcp.tool("recall", json!({"query": "怎么称呼我？"}));
+    assert!(!failed && answer.contains("以后请叫我林工"), "{answer}");
+    let (failed, answer) = mcp.tool(
+        "remember",
+        json!({"text": "以后请叫我王工", "source": {"kind": "user", "ref": "e3"}}),
+    );
+    assert!(failed && answer.contains("read-only"), "{answer}");
+    drop(mcp);
+
+    chmod(&db, 0o644);
+    assert!(std::fs::read(&db).expect("db") == bytes, "the file changed");
+}

@@ -103,10 +103,14 @@ pub struct MemoryJson {
 }
 
 impl MemoryJson {
-    /// The envelope as printed: without the embedding, which is bulky.
+    /// The envelope as printed: without the embedding, which is bulky, and
+    /// its confidence rounded for display.
     pub fn printed(m: t::Memory) -> Self {
         let mut j = MemoryJson::from(m);
         j.embedding = None;
+        // Rounded as every printed number is (`super::shown`); the row
+        // body keeps the exact value.
+        j.confidence = super::Shown::shown(&j.confidence);
         j
     }
 }

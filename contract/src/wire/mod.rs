@@ -66,6 +66,47 @@ pub(crate) fn datetime(t: Option<Time>) -> Option<t::Datetime> {
     t.map(|x| x.0)
 }
 
+/// Decimal places a score, feature or confidence prints with.
+pub const SHOWN_DECIMALS: i32 = 4;
+
+/// A number as it prints: rounded to `SHOWN_DECIMALS` places, so float noise
+/// (`0.07500000000000002`) prints as the value meant (`0.075`). Only the
+/// printed value is rounded: the policy ranks and stores the exact one.
+/// Used as `#[serde(serialize_with = "shown")]` on `f64` and `Option<f64>`
+/// output fields.
+pub fn shown<T: Shown, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    v.shown().serialize(s)
+}
+
+/// A number (or an optional one) `shown` can round.
+pub trait Shown {
+    type Rounded: Serialize;
+    fn shown(&self) -> Self::Rounded;
+}
+
+impl Shown for f64 {
+    type Rounded = f64;
+    fn shown(&self) -> f64 {
+        let scale = 10f64.powi(SHOWN_DECIMALS);
+        let r = (self * scale).round() / scale;
+        if !r.is_finite() {
+            // Not finite, or too large to scale: as it is.
+            *self
+        } else if r == 0.0 {
+            0.0 // never `-0.0`
+        } else {
+            r
+        }
+    }
+}
+
+impl Shown for Option<f64> {
+    type Rounded = Option<f64>;
+    fn shown(&self) -> Option<f64> {
+        self.as_ref().map(Shown::shown)
+    }
+}
+
 /// A string→string map on the wire (entities, state), keys sorted; a
 /// `null` value is dropped and any other non-string value is kept as its
 /// JSON text.

@@ -79,13 +79,21 @@ impl From<t::Query> for QueryIn {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FeaturesOut {
+    #[serde(serialize_with = "super::shown")]
     pub authority: f64,
+    #[serde(serialize_with = "super::shown")]
     pub embedding: Option<f64>,
+    #[serde(serialize_with = "super::shown")]
     pub entity: f64,
+    #[serde(serialize_with = "super::shown")]
     pub freshness: f64,
+    #[serde(serialize_with = "super::shown")]
     pub risk: f64,
+    #[serde(serialize_with = "super::shown")]
     pub scope: f64,
+    #[serde(serialize_with = "super::shown")]
     pub similarity: f64,
+    #[serde(serialize_with = "super::shown")]
     pub typefit: f64,
 }
 
@@ -96,7 +104,9 @@ pub struct AdmissionOut {
     pub admit: bool,
     pub conflict: bool,
     pub reason: Option<String>,
+    #[serde(serialize_with = "super::shown")]
     pub relevance: f64,
+    #[serde(serialize_with = "super::shown")]
     pub safety_risk: f64,
     pub scope_ok: bool,
     pub task_applicable: bool,
@@ -114,6 +124,7 @@ pub struct ScoredOut {
     pub memory_id: String,
     pub observed_at: Time,
     pub revision: u32,
+    #[serde(serialize_with = "super::shown")]
     pub score: f64,
     pub source: Source,
     pub status: t::Status,

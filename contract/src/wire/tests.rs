@@ -343,3 +343,81 @@ fn entries_sort_keys_drop_nulls_and_keep_other_values_as_json() {
         vec![("a", "2"), ("b", "x")]
     );
 }
+
+/// Printed numbers are rounded for display (issue 32, item 7): float noise
+/// such as 0.07500000000000002 prints as 0.075, in recall's scores and
+/// features, a decision's confidence and a printed memory; the row body
+/// keeps the exact value, so ranking is unchanged.
+#[test]
+fn printed_numbers_are_rounded_for_display() {
+    let noisy = 0.025 * 3.0;
+    assert_eq!(noisy, 0.07500000000000001, "the noise this test is about");
+    let mut m = memory(payloads().remove(0));
+    m.confidence = noisy;
+    let scored = t::ScoredMemory {
+        memory: m.clone(),
+        score: 1.0 + noisy,
+        features: t::Features {
+            similarity: 0.1 + 0.2,
+            scope: 1.0,
+            freshness: 0.9699999999999999,
+            authority: noisy,
+            typefit: 0.0,
+            entity: 1.0,
+            risk: -1e-9,
+            embedding: Some(noisy),
+        },
+        admission: t::Admission {
+            relevance: 0.07500000000000002,
+            scope_ok: true,
+            time_ok: true,
+            task_applicable: true,
+            conflict: false,
+            safety_risk: 2.0 / 3.0,
+            admit: true,
+            reason: None,
+        },
+    };
+    let v = serde_json::to_value(ScoredOut::from(scored)).unwrap();
+    assert_eq!(v["score"], 1.075);
+    assert_eq!(
+        v["features"],
+        serde_json::json!({"authority":0.075,"embedding":0.075,"entity":1.0,"freshness":0.97,
+            "risk":0.0,"scope":1.0,"similarity":0.3,"typefit":0.0})
+    );
+    let text = serde_json::to_string(&v["admission"]).unwrap();
+    assert!(
+        text.contains(r#""relevance":0.075,"#) && text.contains(r#""safety_risk":0.6667,"#),
+        "{text}"
+    );
+    assert!(!serde_json::to_string(&v["features"])
+        .unwrap()
+        .contains("-0.0"));
+
+    let printed = serde_json::to_string(&MemoryJson::printed(m.clone())).unwrap();
+    assert!(printed.contains(r#""confidence":0.075,"#), "{printed}");
+    let body = crate::body::encode(&m);
+    assert_eq!(
+        crate::body::decode(&body).unwrap().confidence,
+        noisy,
+        "{body}"
+    );
+
+    let decision = DecisionOut::from(t::Decision {
+        candidate_id: None,
+        kind: t::CandidateKind::Semantic,
+        disposition: t::Disposition::Active,
+        reasons: Vec::new(),
+        gates: Vec::new(),
+        memory_id: None,
+        revision: None,
+        action: t::WriteAction::None,
+        confidence: 0.07500000000000002,
+        sensitivity: t::Sensitivity::Internal,
+        occurred_at: None,
+        time_expression: None,
+        policy_version: "p/1".into(),
+    });
+    let text = serde_json::to_string(&decision).unwrap();
+    assert!(text.contains(r#""confidence":0.075,"#), "{text}");
+}

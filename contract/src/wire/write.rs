@@ -153,6 +153,7 @@ pub struct GateOut {
 pub struct DecisionOut {
     /// What the write did.
     pub action: t::WriteAction,
+    #[serde(serialize_with = "super::shown")]
     pub confidence: f64,
     pub disposition: t::Disposition,
     /// The six gates by name, each with its verdict and why.

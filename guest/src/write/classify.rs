@@ -2720,6 +2720,15 @@ fn semantic_payload(
     } else {
         None
     };
+    // The caller named the attribute but not its value: the value the
+    // sentence's structure gives that attribute ("以后请叫我林工" with
+    // `preferred_name` → 林工), else the sentence.
+    let object = object.or_else(|| {
+        let given = predicate.as_deref()?;
+        let k = crate::write::key::structural(text)?;
+        let same = fold(&k.predicate) == fold(given) || k.predicate == normalise_predicate(given);
+        same.then_some(k.object)
+    });
     let (d_subject, d_predicate, d_object, d_condition, how) = match derived {
         Some(k) => k,
         None => (
@@ -3467,8 +3476,8 @@ mod tests {
             panic!()
         };
         assert_eq!(
-            (p.subject.as_str(), p.predicate.as_str()),
-            ("user:u1", "preferred_name")
+            (p.subject.as_str(), p.predicate.as_str(), p.object.as_str()),
+            ("user:u1", "preferred_name", "林工")
         );
         // Two unrelated statements never share a key.
         let a = cand("I'm vegetarian", SourceKind::User);
@@ -3487,5 +3496,47 @@ mod tests {
             _ => panic!(),
         };
         assert_ne!(key(&a), key(&b));
+    }
+
+    /// A caller naming the attribute but not its value gets the value the
+    /// sentence gives it, not the sentence (issue 32, item 7); an
+    /// attribute the sentence does not carry keeps the sentence.
+    #[test]
+    fn a_given_predicate_takes_its_value_from_the_sentence() {
+        let object = |text: &str, predicate: &str| {
+            let mut c = cand(text, SourceKind::User);
+            c.subject = Some("user:u1".into());
+            c.predicate = Some(predicate.into());
+            let cls = classify(
+                &c,
+                Datetime {
+                    epoch_ms: 0,
+                    offset_minutes: 0,
+                },
+                &Policy::default(),
+            );
+            match cls.payload {
+                Some(Payload::Semantic(p)) => (p.predicate, p.object),
+                other => panic!("{text}: {other:?}"),
+            }
+        };
+        for (text, name) in [
+            ("以后请叫我林工", "林工"),
+            ("以后请叫我林工吧。", "林工"),
+            ("称呼我林工就好", "林工"),
+            ("From now on, call me Sam.", "Sam"),
+            ("My name is Sam", "Sam"),
+        ] {
+            assert_eq!(
+                object(text, "preferred_name"),
+                ("preferred_name".to_string(), name.to_string()),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            object("以后请叫我林工", "timezone").1,
+            "以后请叫我林工",
+            "another attribute than the sentence's keeps the sentence"
+        );
     }
 }

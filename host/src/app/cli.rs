@@ -377,6 +377,12 @@ fn run_command(cli: Cli, stdin: &mut dyn Read, out: &mut dyn Write) -> Result<()
         refuse_missing_database(&cli.flags.db, cmd)?;
     }
     let mut engram = cli.flags.open(&cli.flags.db)?;
+    if matches!(cli.cmd, Cmd::Recall | Cmd::Pack) && cli.flags.options()?.sqlite.read_only {
+        eprintln!(
+            "engram: {} is read-only: usage counts not recorded",
+            cli.flags.db
+        );
+    }
     let (op, by) = match &cli.cmd {
         Cmd::Classify => ("classify", TenantBy::Scope),
         Cmd::Remember => ("remember", TenantBy::Scope),

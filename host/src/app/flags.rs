@@ -29,6 +29,7 @@ pub struct Flags {
     pub memory_mb: usize,
     pub durability: crate::sqlite::Durability,
     pub busy_timeout_ms: u64,
+    pub read_only: bool,
 }
 
 impl Default for Flags {
@@ -45,6 +46,7 @@ impl Default for Flags {
             memory_mb: DEFAULT_MEMORY_MB,
             durability: crate::sqlite::Durability::Normal,
             busy_timeout_ms: DEFAULT_BUSY_TIMEOUT_MS,
+            read_only: false,
         }
     }
 }
@@ -77,6 +79,11 @@ pub struct DbFlags {
     /// every host). See docs/durability.md.
     #[arg(long, value_name = "FILE")]
     pub fingerprint_key: Option<PathBuf>,
+    /// Open the SQLite database read-only: reads work, nothing is written
+    /// (usage counts are not recorded; a writing command fails). Implied
+    /// when the file or its directory is not writable.
+    #[arg(long)]
+    pub read_only: bool,
 }
 
 /// Whose principal a command acts for.
@@ -126,6 +133,7 @@ impl DbFlags {
         f.durability = self.durability;
         f.busy_timeout_ms = self.busy_timeout_ms;
         f.fingerprint_key = self.fingerprint_key.clone();
+        f.read_only = self.read_only;
     }
 }
 
@@ -187,8 +195,39 @@ impl Flags {
             sqlite: crate::sqlite::SqliteOptions {
                 durability: self.durability,
                 busy_timeout: Duration::from_millis(self.busy_timeout_ms),
+                read_only: self.read_only || !writable(&self.db),
             },
             fingerprint_key: self.fingerprint_key.clone(),
         })
     }
+}
+
+/// Whether `db`, an existing SQLite file, can be written: its permission
+/// bits grant writing to someone (so `chmod 444` reads as read-only even
+/// for root), and `access(2)` lets this process write the file and create
+/// the `-wal`/`-shm` files beside it. Anything else (`:memory:`,
+/// PostgreSQL, a file not created yet) counts as writable.
+pub fn writable(db: &str) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    if db == ":memory:" || crate::postgres::is_postgres_url(db) {
+        return true;
+    }
+    let path = std::path::Path::new(db);
+    let Ok(meta) = std::fs::metadata(path) else {
+        return true;
+    };
+    if meta.permissions().readonly() {
+        return false;
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let can_write = |p: &std::path::Path| {
+        std::ffi::CString::new(p.as_os_str().as_bytes())
+            // SAFETY: a NUL-terminated path that lives across the call.
+            .map(|c| unsafe { libc::access(c.as_ptr(), libc::W_OK) } == 0)
+            .unwrap_or(true)
+    };
+    can_write(path) && can_write(dir)
 }

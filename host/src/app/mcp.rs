@@ -422,6 +422,12 @@ pub fn run(flags: &Flags) -> Result<(), Failure> {
         project: flags.project.clone(),
     };
     let engram = flags.open(&flags.db)?;
+    if flags.options()?.sqlite.read_only {
+        eprintln!(
+            "engram mcp: {} is read-only: reads work; writes are refused and usage counts not recorded",
+            flags.db
+        );
+    }
     let server = EngramMcp::new(engram, principal);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -242,6 +242,12 @@ pub fn run(flags: &Flags, args: &ServeArgs) -> Result<(), Failure> {
         Some(args.keys.clone()),
         Limits::new(args.limits.clone()),
     )?;
+    if state.shared.options.sqlite.read_only {
+        eprintln!(
+            "engram serve: {} is read-only: serving reads; writes are refused and usage counts not recorded",
+            flags.db
+        );
+    }
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .max_blocking_threads(MAX_CONCURRENT_CALLS)
