@@ -169,7 +169,8 @@ fn field_errors_name_the_item_or_line() {
     let r = handle(&c, &e, &post("/v1/remember", Some("ek_acme"), body));
     assert_eq!(
         error_of(&r.body),
-        ("item 2: field `source`: missing field `source`".into(), 400)
+        // The contract's own reading refuses the item before the engine runs.
+        ("item 2: field `source`: required, but missing".into(), 400)
     );
     let mut nd = post(
         "/v1/remember",
@@ -185,7 +186,7 @@ fn field_errors_name_the_item_or_line() {
     })));
     assert_eq!(
         error_of(&handle(&c, &e, &nd).body).0,
-        "line 3: missing field `text`"
+        "line 1: field `source`: required, but missing"
     );
     let r = handle(&c, &e, &post("/v1/remember", Some("ek_acme"), "{not json"));
     assert_eq!(r.status, 400);
@@ -197,7 +198,8 @@ fn field_errors_name_the_item_or_line() {
     let r = handle(&c, &e, &post("/v1/remember", Some("ek_acme"), "{}"));
     assert!(error_of(&r.body).0.contains("expected a JSON array"));
     *e.answer.borrow_mut() = Some(Err(PolicyError::Conflict("lost".into())));
-    let r = handle(&c, &e, &post("/v1/remember", Some("ek_acme"), body));
+    let valid = r#"[{"text":"a","scope":{"tenant":"acme"},"source":{"kind":"user"}}]"#;
+    let r = handle(&c, &e, &post("/v1/remember", Some("ek_acme"), valid));
     assert_eq!(error_of(&r.body), ("conflict: lost".into(), 409));
 }
 
