@@ -17,7 +17,7 @@
 //! user; the tool's description and its schema's `source` say what each
 //! source kind means for trust, in the words of `wit/types.wit`.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -118,6 +118,24 @@ const TOOLS: &[ToolSpec] = &[
         shape: Shape::Scoped,
     },
 ];
+
+/// Whether operation `op`'s input has a `scope`, read once from the
+/// contract's schema (generating it on every tool call would be wasted).
+fn takes_scope(op: &str) -> bool {
+    static WITH_SCOPE: OnceLock<Vec<&'static str>> = OnceLock::new();
+    WITH_SCOPE
+        .get_or_init(|| {
+            TOOLS
+                .iter()
+                .map(|t| t.operation)
+                .filter(|op| {
+                    engram_contract::schema::input_schema(op)
+                        .is_some_and(|s| s["properties"].get("scope").is_some())
+                })
+                .collect()
+        })
+        .contains(&op)
+}
 
 /// The scope fields the principal owns.
 const PRINCIPAL_FIELDS: [&str; 3] = ["tenant", "user", "project"];
@@ -270,9 +288,7 @@ impl EngramMcp {
         }
         // An operation that reads no scope (memory_history: an id, bounded
         // by the principal in the store) is given none: input is strict.
-        let takes_scope = engram_contract::schema::input_schema(spec.operation)
-            .is_some_and(|s| s["properties"].get("scope").is_some());
-        if !takes_scope {
+        if !takes_scope(spec.operation) {
             return Ok(Value::Object(input));
         }
         let mut scope = match input.remove("scope") {
