@@ -1,31 +1,77 @@
-//! Engram's host: a wasmtime embedding of the memory-policy component with
-//! a SQLite store (`sqlite`) and a clock, usable as a library without the
-//! command line. The `engram` program (`app`: CLI, demo, benchmark) is built
-//! on top with the `cli` feature, on by default.
+//! Engram's host as a library: a [wasmtime](https://wasmtime.dev) embedding
+//! of the memory-policy component (embedded in this crate at build time)
+//! with its store and clock, so a Rust program runs Engram's policy without
+//! a command line, a server or an async runtime.
 //!
-//! Embedding from Rust:
-//! ```no_run
-//! use engram_host::{tenant_principal, Engram, Options};
-//! let mut engram = Engram::open("memory.db", Options::default()).unwrap();
-//! let candidates = vec![/* engram_host::bindings::Candidate */];
-//! let decisions = engram.remember(tenant_principal("acme"), candidates).unwrap();
+//! The component decides what a candidate memory is, whether it may be
+//! written, how it relates to what is stored, what a query recalls and how
+//! a context is packed (docs/SPEC.md); this crate gives it a store
+//! ([`sqlite`], the embedded default; PostgreSQL with the `postgres`
+//! feature) and a [`clock`], and runs each call in a fresh sandbox with a
+//! time and memory limit ([`runtime`]). Every call acts for a
+//! [`Principal`](bindings::Principal): the store refuses any scope outside
+//! it ([`backend`]).
+//!
+//! # Examples
+//!
+//! Remember a preference and recall it in the next conversation, through
+//! the JSON contract (SPEC §4: the same JSON Lines as the `engram`
+//! program and the HTTP API):
+//!
 //! ```
+//! use engram_host::{tenant_principal, Engram, Options};
+//!
+//! # fn main() -> Result<(), engram_host::Error> {
+//! // The embedded component on a store of this process only.
+//! let mut engram = Engram::open(":memory:", Options::default())?;
+//! let acme = tenant_principal("acme");
+//!
+//! let decision = engram.call_json(
+//!     acme.clone(),
+//!     "remember",
+//!     r#"{"id":"c1","text":"以后请叫我林工","scope":{"tenant":"acme","user":"u42","thread":"t1"},"source":{"kind":"user","ref":"evt-1001"}}"#,
+//! )?;
+//! let decision: serde_json::Value = serde_json::from_str(&decision).unwrap();
+//! assert_eq!(decision["disposition"], "active");
+//! assert_eq!(decision["kind"], "semantic");
+//!
+//! // Another thread of the same user: the preference belongs to its speaker.
+//! let recalled = engram.call_json(
+//!     acme,
+//!     "recall",
+//!     r#"{"id":"q1","query":"怎么称呼我？","scope":{"tenant":"acme","user":"u42","thread":"t2"}}"#,
+//! )?;
+//! let recalled: serde_json::Value = serde_json::from_str(&recalled).unwrap();
+//! let first = &recalled["results"][0];
+//! assert!(first["text"].as_str().unwrap().contains("林工"));
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The typed calls ([`Engram::remember`], [`Engram::recall`], …) take and
+//! return the WIT types of [`bindings`]; [`Engram::open`] takes a SQLite
+//! file (created on first use) as the `engram` program's `--db` does.
+//!
+//! # Features
+//!
+//! - `postgres`: the PostgreSQL store (the `postgres` module; a
+//!   `postgres://…` URL in [`Engram::open`]), with its client, pool and TLS
+//!   stack. Off by default; the `engram` program (`engram-cli`) turns it on.
+
+#![warn(missing_docs)]
 
 pub mod backend;
 pub mod bindings;
 pub mod clock;
 pub mod fingerprint;
+#[cfg(feature = "postgres")]
 pub mod postgres;
 pub mod postings_cache;
 pub mod runtime;
 pub mod sqlite;
+pub mod store_url;
 
-/// The `engram` program (command line, demo, benchmark), built on the
-/// library above; only with the `cli` feature.
-#[cfg(feature = "cli")]
-pub mod app;
-#[cfg(feature = "cli")]
-pub use app::cli;
+pub use store_url::is_postgres_url;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -379,14 +425,14 @@ impl Engram {
     }
 }
 
-/// Open the backend `db` names: a SQLite file, or `:memory:`.
+/// Open the backend `db` names: a SQLite file, `:memory:`, or a
+/// PostgreSQL server (`postgres://…`; the `postgres` feature).
 pub fn open_backend(db: &str, opts: &Options) -> Result<Box<dyn Backend>, Error> {
     use fingerprint::KeySource;
     let store_err = |e: w::StoreError| Error::Store(store_msg(&e));
     let key = opts.fingerprint_key.clone().map(KeySource::File);
-    Ok(if postgres::is_postgres_url(db) {
-        let key = key.unwrap_or_else(|| KeySource::Unset(postgres::NO_KEY.into()));
-        Box::new(postgres::PgStore::open_with_key(db, key).map_err(store_err)?)
+    Ok(if store_url::is_postgres_url(db) {
+        open_postgres(db, key)?
     } else if db == ":memory:" {
         let s = sqlite::SqliteStore::open_in_memory().map_err(store_err)?;
         Box::new(match key {
@@ -401,6 +447,30 @@ pub fn open_backend(db: &str, opts: &Options) -> Result<Box<dyn Backend>, Error>
             None => s,
         })
     })
+}
+
+/// The PostgreSQL store at `url` (see `postgres`).
+#[cfg(feature = "postgres")]
+fn open_postgres(
+    url: &str,
+    key: Option<fingerprint::KeySource>,
+) -> Result<Box<dyn Backend>, Error> {
+    let key = key.unwrap_or_else(|| fingerprint::KeySource::Unset(postgres::NO_KEY.into()));
+    let store =
+        postgres::PgStore::open_with_key(url, key).map_err(|e| Error::Store(store_msg(&e)))?;
+    Ok(Box::new(store))
+}
+
+/// A build without the `postgres` feature refuses a PostgreSQL URL, naming
+/// the feature (rather than creating a SQLite file called `postgres:`).
+#[cfg(not(feature = "postgres"))]
+fn open_postgres(
+    _url: &str,
+    _key: Option<fingerprint::KeySource>,
+) -> Result<Box<dyn Backend>, Error> {
+    Err(Error::Store(
+        "a postgres:// database needs engram-host built with the `postgres` feature".into(),
+    ))
 }
 
 /// A principal for a whole tenant.

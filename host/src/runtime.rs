@@ -119,7 +119,7 @@ fn start_ticker(engine: &Engine) {
         });
 }
 
-/// The engine configuration every runtime uses (public for `engram bench`).
+/// The engine configuration every runtime uses (public for `engram-bench`).
 pub fn engine_config(limits: &Limits) -> Config {
     let mut cfg = Config::new();
     cfg.epoch_interruption(true);

@@ -299,7 +299,7 @@ impl SqliteStore {
         };
         // A 64 MiB page cache and no mmap: with a 1 GiB mmap every page a
         // scan touched stayed in the process's RSS (373 MiB of file-backed
-        // RSS at 100k memories in `engram bench`); reads now go through the
+        // RSS at 100k memories in `engram-bench`); reads now go through the
         // OS page cache at no measurable cost. `secure_delete` zeroes freed
         // cells and pages, so erased text does not linger in free space.
         conn.execute_batch(&format!(
@@ -338,10 +338,11 @@ impl SqliteStore {
         Ok(s)
     }
 
-    #[cfg(feature = "cli")]
-    /// Turn `secure_delete` off on this connection. Only `engram bench`
-    /// calls it, to measure what secure deletion costs side by side.
-    pub(crate) fn without_secure_delete_for_bench(self) -> Result<Self, StoreError> {
+    /// Turn `secure_delete` off on this connection: erased rows then leave
+    /// bytes in the file (docs/durability.md), so never for real data.
+    /// `engram-bench` calls it to measure what secure deletion costs side
+    /// by side.
+    pub fn without_secure_delete_for_bench(self) -> Result<Self, StoreError> {
         self.conn
             .execute_batch("PRAGMA secure_delete = OFF;")
             .map_err(backend_err)?;
@@ -916,7 +917,7 @@ fn write_row(
 
 /// The postings of one memory, one prepared single-row insert each. (Eight
 /// rows per statement, with the memory's columns bound once, measured 3.5x
-/// more CPU per commit in `engram bench`: a statement that may write
+/// more CPU per commit in `engram-bench`: a statement that may write
 /// several rows inside a savepoint opens a statement journal.)
 fn write_postings(
     tx: &rusqlite::Savepoint,

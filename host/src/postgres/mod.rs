@@ -32,7 +32,7 @@ use postgres::error::SqlState;
 use postgres::{Client, Row};
 use sha2::{Digest, Sha256};
 
-pub use connect::is_postgres_url;
+pub use crate::store_url::is_postgres_url;
 use connect::{Conn, Pool};
 use sql::{exact_scope, filter_clause, needs_memory_columns, principal_clause, within_scope, Args};
 
@@ -284,7 +284,7 @@ impl PgStore {
     }
 
     /// Drop the schema the URL named, with every table in it (scratch
-    /// stores: `engram bench`). Refused without a `schema` in the URL.
+    /// stores: `engram-bench`). Refused without a `schema` in the URL.
     pub fn drop_schema(&mut self) -> Result<(), StoreError> {
         let Some(name) = self.schema.clone() else {
             return Err(StoreError::Invalid(
