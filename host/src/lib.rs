@@ -58,7 +58,7 @@
 //!   `postgres://…` URL in [`Engram::open`]), with its client, pool and TLS
 //!   stack. Off by default; the `engram` program (`engram-cli`) turns it on.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod backend;
 pub mod bindings;
@@ -87,8 +87,10 @@ pub enum Error {
     /// The policy rejected the request (typed, from the WIT `error` variant).
     #[error("{}", describe_policy_error(.0))]
     Policy(w::Error),
+    /// The component could not run the call (load, time or memory limit, trap).
     #[error(transparent)]
     Runtime(#[from] RuntimeError),
+    /// The store failed (its message).
     #[error("store: {0}")]
     Store(String),
 }
@@ -127,6 +129,7 @@ impl Error {
 pub struct Options {
     /// Load this component instead of the embedded one.
     pub component: Option<PathBuf>,
+    /// Time and memory limits of each policy call.
     pub limits: Limits,
     /// Fixed clock; `None` = system time.
     pub now: Option<w::Datetime>,
@@ -145,6 +148,7 @@ pub struct Engram {
     // with its own backend) over one compiled component.
     runtime: Arc<Runtime>,
     backend: Option<Box<dyn Backend>>,
+    /// The clock the policy reads; replace it to move a fixed clock.
     pub clock: Clock,
 }
 
@@ -200,6 +204,7 @@ impl Engram {
         self.backend
     }
 
+    /// The loaded component: what it is (`info`) and how long it took to load.
     pub fn runtime(&self) -> &Runtime {
         &self.runtime
     }
@@ -257,6 +262,7 @@ impl Engram {
             .map_err(|e| Error::Store(store_msg(&e)))
     }
 
+    /// Classify and gate candidates without storing anything: one decision each.
     pub fn classify(
         &mut self,
         principal: w::Principal,
@@ -266,6 +272,8 @@ impl Engram {
             .engram_memory_policy()
             .call_classify(s, &c))
     }
+    /// Classify, gate and store candidates, in one transaction: one decision
+    /// each, with what was written (created, superseded, duplicate…).
     pub fn remember(
         &mut self,
         principal: w::Principal,
@@ -277,6 +285,8 @@ impl Engram {
                 .call_remember(s, &c))
         })
     }
+    /// Bulk-load records another system already decided (classification
+    /// skipped, secrets still gated), in one transaction: one receipt each.
     pub fn import(
         &mut self,
         principal: w::Principal,
@@ -288,6 +298,8 @@ impl Engram {
                 .call_import_records(s, &r))
         })
     }
+    /// Ranked, explained results for each query (hard scope filters first,
+    /// then the score; "nothing relevant" rather than the closest guess).
     pub fn recall(
         &mut self,
         principal: w::Principal,
@@ -297,6 +309,8 @@ impl Engram {
             .engram_memory_policy()
             .call_recall(s, &q))
     }
+    /// Pack recalled memories and the turn's material into a model's context
+    /// under a token budget.
     pub fn pack(
         &mut self,
         principal: w::Principal,
@@ -306,6 +320,8 @@ impl Engram {
             .engram_memory_policy()
             .call_pack(s, &r))
     }
+    /// Forget what the selectors name (with derived memories cascaded) and
+    /// leave tombstones, so a forgotten secret cannot come back.
     pub fn forget(
         &mut self,
         principal: w::Principal,
@@ -317,6 +333,7 @@ impl Engram {
                 .call_forget(s, &sel))
         })
     }
+    /// Expire and archive what is due in `scope`.
     pub fn sweep(
         &mut self,
         principal: w::Principal,
@@ -328,11 +345,13 @@ impl Engram {
                 .call_sweep(s, &scope))
         })
     }
+    /// The revision chain of memory `id`, oldest first.
     pub fn history(&mut self, principal: w::Principal, id: &str) -> Result<Vec<w::Memory>, Error> {
         policy_call!(self, principal, |p, s| p
             .engram_memory_policy()
             .call_history(s, id))
     }
+    /// The memories of `scope` with these statuses (all when empty).
     pub fn list(
         &mut self,
         principal: w::Principal,
@@ -407,6 +426,7 @@ impl Engram {
             _ => run(self),
         }
     }
+    /// The component's package and policy versions.
     pub fn info(&mut self) -> Result<w::PolicyInfo, Error> {
         let principal = w::Principal {
             tenant: String::new(),
@@ -482,6 +502,7 @@ pub fn tenant_principal(tenant: &str) -> w::Principal {
     }
 }
 
+/// A store error as one line of text.
 pub fn store_msg(e: &w::StoreError) -> String {
     match e {
         w::StoreError::Denied(m) => format!("denied: {m}"),

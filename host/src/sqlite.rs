@@ -60,6 +60,7 @@ pub enum Durability {
 }
 
 impl Durability {
+    /// The name `--durability` takes.
     pub fn name(self) -> &'static str {
         match self {
             Durability::Normal => "normal",
@@ -88,6 +89,7 @@ impl std::str::FromStr for Durability {
 /// How to open a SQLite store.
 #[derive(Debug, Clone, Copy)]
 pub struct SqliteOptions {
+    /// What a returned commit survives.
     pub durability: Durability,
     /// How long a call waits for another connection's write lock before it
     /// fails with "database is locked".
@@ -108,6 +110,9 @@ impl Default for SqliteOptions {
     }
 }
 
+/// The embedded store: one SQLite file (or `:memory:`) with the schema of
+/// `host/schema/*.sql`, for every tenant; each call is checked against its
+/// principal by `backend::ScopedStore`.
 pub struct SqliteStore {
     conn: Connection,
     /// Inside an outer CLI transaction: commits become savepoints.

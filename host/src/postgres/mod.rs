@@ -107,6 +107,8 @@ struct Batch {
     locked: Vec<i64>,
 }
 
+/// The PostgreSQL store: a connection pool on one server (and schema),
+/// shared by every tenant, with the SQLite store's semantics.
 pub struct PgStore {
     pool: Pool,
     /// The schema the URL asked for, if any.
@@ -128,7 +130,9 @@ pub const NO_KEY: &str = "this PostgreSQL store has no fingerprint key: pass --f
 /// What `vacuum_full` did.
 #[derive(Debug, Clone)]
 pub struct VacuumReport {
+    /// The tables' size before, bytes.
     pub bytes_before: i64,
+    /// The tables' size after, bytes.
     pub bytes_after: i64,
     /// CHECKPOINT needs superuser or `pg_checkpoint`; false without.
     pub checkpointed: bool,
