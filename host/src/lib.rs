@@ -511,3 +511,20 @@ pub fn store_msg(e: &w::StoreError) -> String {
         w::StoreError::Backend(m) => m.clone(),
     }
 }
+
+#[cfg(all(test, not(feature = "postgres")))]
+mod tests {
+    use super::{open_backend, Error, Options};
+
+    #[test]
+    fn a_postgres_url_without_the_feature_is_refused_naming_it() {
+        let Err(Error::Store(message)) =
+            open_backend("postgres://engram@localhost/engram", &Options::default())
+        else {
+            panic!("a postgres:// URL opened without the `postgres` feature");
+        };
+        assert!(message.contains("`postgres` feature"), "{message}");
+        // Nothing was created under the URL's name as a SQLite file.
+        assert!(!std::path::Path::new("postgres:").exists());
+    }
+}
