@@ -1,7 +1,7 @@
 //! The route table: every endpoint's method and path, once. An adapter
 //! hands every request to [`crate::Api::handle`], which finds the route
 //! here; a path no route has is a 404 and a known path with another method
-//! a 405 naming the methods it allows (a `GET` route answers `HEAD` too).
+//! a 405 (a `GET` route answers `HEAD` too).
 
 use crate::error::ApiError;
 use crate::http::percent_decode;
@@ -98,10 +98,9 @@ fn matches(pattern: &str, path: &str) -> Option<String> {
 }
 
 /// The route of `method` on `path`: 404 when no route has the path, 405
-/// (naming the methods allowed) when none has it with this method. `HEAD`
-/// is answered as `GET`.
+/// when none has it with this method. `HEAD` is answered as `GET`.
 pub fn resolve(method: &str, path: &str) -> Result<Matched, ApiError> {
-    let mut allowed: Vec<&str> = Vec::new();
+    let mut known = false;
     for r in ROUTES {
         let Some(id) = matches(r.path, path) else {
             continue;
@@ -109,23 +108,17 @@ pub fn resolve(method: &str, path: &str) -> Result<Matched, ApiError> {
         if r.method == method || (method == "HEAD" && r.method == "GET") {
             return Ok(Matched { route: r, id });
         }
-        allowed.push(r.method);
-        if r.method == "GET" {
-            allowed.push("HEAD");
-        }
+        known = true;
     }
-    if allowed.is_empty() {
+    if known {
         return Err(ApiError::new(
-            404,
-            format!("no such endpoint: {method} {path} (docs/serve.md)"),
+            405,
+            format!("{method} is not allowed on {path} (docs/serve.md)"),
         ));
     }
     Err(ApiError::new(
-        405,
-        format!(
-            "{method} is not allowed on {path} (allowed: {})",
-            allowed.join(",")
-        ),
+        404,
+        format!("no such endpoint: {method} {path} (docs/serve.md)"),
     ))
 }
 
@@ -162,12 +155,9 @@ mod tests {
         let e = resolve("GET", "/v1/remember").unwrap_err();
         assert_eq!(
             (e.status, e.message.as_str()),
-            (405, "GET is not allowed on /v1/remember (allowed: POST)")
+            (405, "GET is not allowed on /v1/remember (docs/serve.md)")
         );
         let e = resolve("POST", "/healthz").unwrap_err();
-        assert_eq!(
-            e.message,
-            "POST is not allowed on /healthz (allowed: GET,HEAD)"
-        );
+        assert_eq!(e.message, "POST is not allowed on /healthz (docs/serve.md)");
     }
 }
