@@ -4,6 +4,8 @@
 //! the check that a scope a request names lies inside that principal (403
 //! naming the dimension, worded as the store words it).
 
+use std::collections::HashMap;
+
 use engram_contract::reach::{self, Reach};
 use engram_contract::types::Scope;
 use serde::Deserialize;
@@ -66,7 +68,7 @@ struct KeyLine {
 /// Key hashes and the principals they map to.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct KeyRing {
-    keys: Vec<(String, Principal)>,
+    by_hash: HashMap<String, Principal>,
 }
 
 impl KeyRing {
@@ -85,24 +87,25 @@ impl KeyRing {
         Ok(ring)
     }
 
-    /// Add a key by its hex SHA-256.
+    /// Add a key by its hex SHA-256 (a second line with the same hash
+    /// replaces the first).
     pub fn insert(&mut self, sha256: &str, principal: Principal) {
-        self.keys.push((sha256.to_ascii_lowercase(), principal));
+        self.by_hash.insert(sha256.to_ascii_lowercase(), principal);
     }
 
     /// How many keys.
     pub fn len(&self) -> usize {
-        self.keys.len()
+        self.by_hash.len()
     }
 
     /// No key at all (every request is refused).
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.by_hash.is_empty()
     }
 
     /// The principal of the key with this hash.
     pub fn principal_by_hash(&self, hash: &str) -> Option<&Principal> {
-        self.keys.iter().find(|(h, _)| h == hash).map(|(_, p)| p)
+        self.by_hash.get(hash)
     }
 }
 

@@ -65,7 +65,7 @@ pub use http::{percent_decode, query_pairs, Request, Response, JSON, NDJSON};
 pub use limits::{Limits, Settings, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_ITEMS, ENVIRONMENT, FLAGS};
 pub use policy::{policy_info, Policy};
 pub use rate::RateLimiter;
-pub use routes::{resolve, Endpoint, Matched, Route, ROUTES};
+pub use routes::{no_such_endpoint, not_allowed, resolve, Endpoint, Matched, Route, ROUTES};
 pub use service::Api;
 
 #[cfg(test)]

@@ -110,16 +110,28 @@ pub fn resolve(method: &str, path: &str) -> Result<Matched, ApiError> {
         }
         known = true;
     }
-    if known {
-        return Err(ApiError::new(
-            405,
-            format!("{method} is not allowed on {path} (docs/serve.md)"),
-        ));
-    }
-    Err(ApiError::new(
+    Err(if known {
+        not_allowed(method, path)
+    } else {
+        no_such_endpoint(method, path)
+    })
+}
+
+/// 404: no route has `path` (also an adapter's answer for a path of its
+/// own routes, e.g. `engram serve`'s inspector).
+pub fn no_such_endpoint(method: &str, path: &str) -> ApiError {
+    ApiError::new(
         404,
         format!("no such endpoint: {method} {path} (docs/serve.md)"),
-    ))
+    )
+}
+
+/// 405: `path` is known, but not with `method`.
+pub fn not_allowed(method: &str, path: &str) -> ApiError {
+    ApiError::new(
+        405,
+        format!("{method} is not allowed on {path} (docs/serve.md)"),
+    )
 }
 
 #[cfg(test)]
