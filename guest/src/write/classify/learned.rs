@@ -8,7 +8,7 @@ use crate::core::model::candidate_kind_name;
 use crate::types::Candidate;
 use crate::types::CandidateKind;
 use crate::write::classify::analysis::Analysis;
-use crate::write::classify::kind::event_score;
+use crate::write::classify::kind::rule::EventReading;
 use crate::write::classify::scan::Scan;
 use crate::write::classify::signals::Signals;
 use crate::write::model;
@@ -26,16 +26,16 @@ pub(crate) fn features(c: &Candidate, a: &Analysis, buckets: u32) -> Features {
 
 /// A model decision at least this far ahead of the runner-up (in logits)
 /// may overrule a caller's kind hint, like strong rule evidence.
-pub(crate) const MODEL_STRONG_MARGIN: f64 = 2.0;
+const MODEL_STRONG_MARGIN: f64 = 2.0;
 
 /// How far ahead of the runner-up (in logits) the model must be to overrule
 /// the rules: where their evidence is weak, and where it is strong (a
 /// task-scope cue, a chit-chat match, ordered steps…). Below that the model
 /// is unsure and the rules stand. (Chosen by cross-validation and the
 /// development sets, never the test split.)
-pub(crate) const MODEL_OVER_WEAK_RULES: f64 = 1.0;
+const MODEL_OVER_WEAK_RULES: f64 = 1.0;
 
-pub(crate) const MODEL_OVER_STRONG_RULES: f64 = 1.5;
+const MODEL_OVER_STRONG_RULES: f64 = 1.5;
 
 /// The learned model decides the kind (and so the value: `none` keeps
 /// nothing) from the text and the rule scan. Above it stay, as hard rules:
@@ -197,6 +197,7 @@ pub(crate) fn model_signals(
     s: &Scan,
     sig: &Signals,
     wp: &WritePolicy,
+    event: &EventReading,
 ) -> Vec<&'static str> {
     let mut out = Vec::new();
     let mut on = |b: bool, name: &'static str| {
@@ -264,10 +265,10 @@ pub(crate) fn model_signals(
     on(s.schedule.is_some(), "schedule");
     on(!sig.secrets.is_empty(), "secret");
     on(!sig.personal.is_empty(), "personal-data");
-    let (epi, anchored, _) = event_score(c, s);
-    on(epi > 0.0, "event-cue");
-    on(epi >= wp.episode_min_score, "event-score");
-    on(anchored, "event-anchored");
+    let (epi, anchored, _) = event;
+    on(*epi > 0.0, "event-cue");
+    on(*epi >= wp.episode_min_score, "event-score");
+    on(*anchored, "event-anchored");
     on(c.occurred_at.is_some(), "occurred-at-given");
     out
 }

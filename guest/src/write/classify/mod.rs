@@ -125,8 +125,9 @@ pub(crate) fn analyse(c: &Candidate, now: Datetime, policy: &Policy) -> Analysis
         ));
     }
 
-    let (rule_kind, strong) = text_kind(c, &s, wp, &origin, &mut reasons, &mut signals);
-    let model_signals = model_signals(c, &s, &signals, wp);
+    let event = kind::event::score(c, &s);
+    let (rule_kind, strong) = text_kind(c, &s, wp, &origin, &event, &mut reasons, &mut signals);
+    let model_signals = model_signals(c, &s, &signals, wp, &event);
     // The learned injection detector reads what the rules let through. It
     // decides the candidate (rejected, like a rule's injection) but is not
     // part of the rules' kind, which the kind model reads as its baseline.

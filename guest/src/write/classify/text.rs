@@ -62,7 +62,7 @@ pub(crate) fn clauses(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
-pub(crate) fn push_clause(text: &str, a: usize, b: usize, out: &mut Vec<(usize, usize)>) {
+fn push_clause(text: &str, a: usize, b: usize, out: &mut Vec<(usize, usize)>) {
     if let Some(t) = text.get(a..b) {
         let trimmed = t.trim();
         if !trimmed.is_empty() {

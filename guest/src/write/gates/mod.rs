@@ -40,8 +40,11 @@ use crate::types::{CandidateKind, Datetime, Disposition, GateName, GateResult, S
 pub use check::GateInput;
 use check::{Check, Context};
 
+/// A gate's check: what it answers for a candidate.
+pub type GateCheck = fn(&Context) -> Check;
+
 /// The six gates, in `GateName` order, each with its check.
-pub const GATES: [(GateName, fn(&Context) -> Check); 6] = [
+pub const GATES: [(GateName, GateCheck); 6] = [
     (GateName::Value, value::check),
     (GateName::Confidence, confidence::check),
     (GateName::Sensitivity, sensitivity::check),

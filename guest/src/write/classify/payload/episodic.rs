@@ -108,7 +108,7 @@ pub(crate) fn episodic_payload(
     }
 }
 
-pub(crate) fn offset_label(minutes: i32) -> String {
+fn offset_label(minutes: i32) -> String {
     let sign = if minutes < 0 { '-' } else { '+' };
     format!("{sign}{:02}:{:02}", minutes.abs() / 60, minutes.abs() % 60)
 }

@@ -105,7 +105,7 @@ pub(crate) fn procedural_payload(
 }
 
 /// A step's action without its ordering words ("先", "then", "①").
-pub(crate) fn strip_step_words(t: &str) -> String {
+fn strip_step_words(t: &str) -> String {
     let mut s = t.trim();
     loop {
         let before = s;

@@ -105,7 +105,7 @@ pub(crate) fn semantic_payload(
 }
 
 /// A derived key: (subject, predicate, object, condition, how).
-pub(crate) type DerivedKey = (String, String, String, Option<String>, &'static str);
+type DerivedKey = (String, String, String, Option<String>, &'static str);
 
 /// (subject, predicate, object, condition, how) from the text, when it
 /// has a key.
@@ -164,7 +164,7 @@ pub(crate) fn derive_key(
 
 /// Split "X 的 Y 是 Z" / "X's Y is Z": (subject words, attribute words,
 /// object byte range within the sentence).
-pub(crate) fn split_copula(
+fn split_copula(
     sentence: &str,
     wp: &WritePolicy,
 ) -> Option<(Option<String>, String, (usize, usize))> {
@@ -216,7 +216,7 @@ pub(crate) fn split_copula(
     }
 }
 
-pub(crate) fn strip_words<'a>(mut s: &'a str, words: &[&str]) -> &'a str {
+fn strip_words<'a>(mut s: &'a str, words: &[&str]) -> &'a str {
     loop {
         let before = s;
         for w in words {
@@ -233,7 +233,7 @@ pub(crate) fn strip_words<'a>(mut s: &'a str, words: &[&str]) -> &'a str {
     }
 }
 
-pub(crate) fn normalise_predicate(p: &str) -> String {
+fn normalise_predicate(p: &str) -> String {
     let p = strip_words(p.trim(), CUES.key_determiners);
     let p = p.trim_matches(|c: char| {
         c.is_whitespace() || c.is_ascii_punctuation() || "：，、（）".contains(c)
@@ -241,7 +241,7 @@ pub(crate) fn normalise_predicate(p: &str) -> String {
     crate::write::key::attribute(p)
 }
 
-pub(crate) fn normalise_subject(c: &Candidate, s: Option<&str>) -> String {
+fn normalise_subject(c: &Candidate, s: Option<&str>) -> String {
     let Some(s) = s else {
         return default_subject(c);
     };

@@ -269,7 +269,7 @@ pub(crate) fn procedure(f: &str, deferrals: &[Hit], wp: &WritePolicy) -> Procedu
 
 /// How many consecutive numbered steps ("1. … 2. …", "1) … 2)", "1、…
 /// 2、…") a text has.
-pub(crate) fn numbered_steps(f: &str) -> usize {
+fn numbered_steps(f: &str) -> usize {
     let chars: Vec<char> = f.chars().collect();
     let mut expected = 1u32;
     let mut found = 0;

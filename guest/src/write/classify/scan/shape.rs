@@ -108,7 +108,7 @@ pub(crate) fn key_value(f: &str) -> bool {
 }
 
 /// "第二步", "第 3 步", "step 4": which step a task is at.
-pub(crate) fn has_step_ordinal(clause: &str) -> bool {
+fn has_step_ordinal(clause: &str) -> bool {
     let zh = clause.match_indices('第').any(|(i, _)| {
         let rest = clause.get(i + '第'.len_utf8()..).unwrap_or("").trim_start();
         let mut it = rest
@@ -128,7 +128,7 @@ pub(crate) fn has_step_ordinal(clause: &str) -> bool {
 }
 
 /// "3/8", "400/1,000", "3 of 6": a part of a whole.
-pub(crate) fn has_count(clause: &str) -> bool {
+fn has_count(clause: &str) -> bool {
     let b = clause.as_bytes();
     let slash = (1..b.len().saturating_sub(1))
         .any(|i| b[i] == b'/' && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit());
