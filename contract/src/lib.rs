@@ -22,16 +22,7 @@
 //! position in an array) and the field path, in JSON's terms
 //! (`input`; transports check a whole input first with `ops::check`).
 
-mod generated {
-    include!(concat!(env!("OUT_DIR"), "/data_model.rs"));
-}
-
-/// The WIT data model (`engram:memory/types`) as Rust types.
-pub mod types {
-    pub use crate::generated::engram::memory::types::*;
-    // `name`, `from_name` and `ALL` for every enum, generated from the WIT.
-    include!(concat!(env!("OUT_DIR"), "/names.rs"));
-}
+pub mod types;
 
 /// The `engram:memory/types` interface for a wasmtime host's bindings
 /// (`with: { "engram:memory/types": engram_contract::wasmtime_types }`).
