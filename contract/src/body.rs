@@ -26,6 +26,6 @@ pub fn decode_all(bodies: &[String]) -> Result<Vec<Memory>, Error> {
     bodies
         .iter()
         .enumerate()
-        .map(|(i, b)| decode(b).map_err(|m| crate::input::invalid(Some(i as u32), "", m)))
+        .map(|(i, b)| decode(b).map_err(|m| crate::item::invalid(Some(i as u32), "", m)))
         .collect()
 }

@@ -11,6 +11,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 
+pub use crate::item::invalid;
 use crate::types::{Error, FieldError};
 
 /// How a batch was written, which decides how an item is named: by its
@@ -396,15 +397,6 @@ impl<'de> serde::Deserializer<'de> for FieldProbe<'_> {
         bytes byte_buf option unit unit_struct newtype_struct seq tuple
         tuple_struct map enum identifier ignored_any
     }
-}
-
-/// An `invalid-input` error.
-pub fn invalid(index: Option<u32>, field: impl Into<String>, message: impl Into<String>) -> Error {
-    Error::InvalidInput(FieldError {
-        index,
-        field: field.into(),
-        message: message.into(),
-    })
 }
 
 #[cfg(test)]

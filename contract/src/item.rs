@@ -9,6 +9,15 @@ use std::fmt::Display;
 
 use crate::types::{Error, FieldError};
 
+/// An `invalid-input` error about item `index` (0-based) and `field`.
+pub fn invalid(index: Option<u32>, field: impl Into<String>, message: impl Into<String>) -> Error {
+    Error::InvalidInput(FieldError {
+        index,
+        field: field.into(),
+        message: message.into(),
+    })
+}
+
 const PREFIX: &str = "item ";
 
 /// A `not-found` error about item `index` of a call.
@@ -67,7 +76,6 @@ fn split(m: &str) -> Option<(u32, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::invalid;
 
     #[test]
     fn an_error_about_an_item_is_repointed_and_named_without_its_index() {

@@ -4,7 +4,8 @@
 //! serde types of every input and output and their mapping to `types`;
 //! `ops`: the table of operations), and what stores and transports need
 //! besides (`body`, the memory row body; `route`, what a transport reads
-//! before a call; `item`, which item of a call an error is about; `reach`,
+//! before a call; `item`, which item of a call an error is about; `message`, how an
+//! error is worded for a person; `reach`,
 //! a principal's reach and the wording of a denial; `time`, RFC 3339;
 //! `owner`, whose tombstones a principal sees and how their keys are
 //! derived).
@@ -22,16 +23,7 @@
 //! position in an array) and the field path, in JSON's terms
 //! (`input`; transports check a whole input first with `ops::check`).
 
-mod generated {
-    include!(concat!(env!("OUT_DIR"), "/data_model.rs"));
-}
-
-/// The WIT data model (`engram:memory/types`) as Rust types.
-pub mod types {
-    pub use crate::generated::engram::memory::types::*;
-    // `name`, `from_name` and `ALL` for every enum, generated from the WIT.
-    include!(concat!(env!("OUT_DIR"), "/names.rs"));
-}
+pub mod types;
 
 /// The `engram:memory/types` interface for a wasmtime host's bindings
 /// (`with: { "engram:memory/types": engram_contract::wasmtime_types }`).
@@ -41,6 +33,7 @@ pub mod wasmtime_types;
 pub mod body;
 mod input;
 pub mod item;
+pub mod message;
 pub mod ops;
 pub mod owner;
 pub mod reach;

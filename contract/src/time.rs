@@ -34,7 +34,7 @@ pub fn parse(s: &str) -> Result<Datetime, String> {
 
 /// `parse`, failing with `invalid-input` (the component's `parse-datetime`).
 pub fn parse_instant(s: &str) -> Result<Datetime, Error> {
-    parse(s).map_err(|m| crate::input::invalid(None, "", m))
+    parse(s).map_err(|m| crate::item::invalid(None, "", m))
 }
 
 /// An instant as a JSON field holds it: what `parse` reads, or an integer

@@ -7,7 +7,9 @@
 //! - the thresholds: the code of `src/core/config.rs` (comments and
 //!   whitespace left out, so rewording a comment changes nothing) and every
 //!   `f64` constant declared in `src/` (margins and cut-offs kept beside
-//!   their code, such as the kind model's margins in `write/classify.rs`).
+//!   their code, such as the kind model's margins in
+//!   `write/classify/learned.rs`), by name and value, whatever file holds
+//!   it: moving code changes nothing.
 //!
 //! `$OUT_DIR/policy_version.rs` carries the version, the computed digest and
 //! the digest recorded in `guest/policy-version.txt`; a test
@@ -70,15 +72,14 @@ fn code_only(text: &str) -> String {
     out
 }
 
-/// `const NAME: f64 = …;` declarations (with `pub` or not), trimmed.
+/// `const NAME: f64 = …;` declarations, trimmed, without their visibility
+/// (`pub`, `pub(crate)`).
 fn f64_consts(text: &str) -> Vec<String> {
     text.lines()
         .map(str::trim)
-        .filter(|l| {
-            let l = l.strip_prefix("pub ").unwrap_or(l);
-            let l = l.strip_prefix("pub(crate) ").unwrap_or(l);
-            l.starts_with("const ") && l.contains(": f64 =")
-        })
+        .map(|l| l.strip_prefix("pub ").unwrap_or(l))
+        .map(|l| l.strip_prefix("pub(crate) ").unwrap_or(l))
+        .filter(|l| l.starts_with("const ") && l.contains(": f64 ="))
         .map(str::to_string)
         .collect()
 }
@@ -140,12 +141,18 @@ pub fn generate(manifest: &Path, dest: &Path) {
         &config,
         code_only(&String::from_utf8_lossy(&read(&config))).as_bytes(),
     );
-    for p in sorted(&manifest.join("src"), "rs") {
-        let consts = f64_consts(&String::from_utf8_lossy(&read(&p)));
-        if !consts.is_empty() {
-            feed("constants", &p, consts.join("\n").as_bytes());
-        }
-    }
+    // The constants by what they say, not where they are: moving code
+    // between files leaves the version alone.
+    let mut consts: Vec<String> = sorted(&manifest.join("src"), "rs")
+        .iter()
+        .flat_map(|p| f64_consts(&String::from_utf8_lossy(&read(p))))
+        .collect();
+    consts.sort();
+    feed(
+        "constants",
+        &manifest.join("src"),
+        consts.join("\n").as_bytes(),
+    );
     let digest: String = h.finalize()[..6].iter().fold(String::new(), |mut s, b| {
         write!(s, "{b:02x}").unwrap();
         s

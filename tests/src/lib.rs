@@ -1,5 +1,6 @@
 //! Shared helpers for the end-to-end tests in `tests/tests/`.
 
+pub mod circles;
 pub mod deployment;
 pub mod edge;
 pub mod postgres;

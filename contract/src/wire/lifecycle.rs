@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{MemoryRef, Scope};
+use super::common::{MemoryRef, Scope};
 use crate::types as t;
 
 /// A forget selector (SPEC §4): exactly one of `memory_id`;

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{datetime, time, Entries, MemoryRef, Scope, Source, Time};
+use super::common::{datetime, time, Entries, MemoryRef, Scope, Source, Time};
 use crate::types as t;
 
 /// One step of a procedure.
@@ -108,9 +108,9 @@ impl MemoryJson {
     pub fn printed(m: t::Memory) -> Self {
         let mut j = MemoryJson::from(m);
         j.embedding = None;
-        // Rounded as every printed number is (`super::shown`); the row
+        // Rounded as every printed number is (`super::common::shown`); the row
         // body keeps the exact value.
-        j.confidence = super::Shown::shown(&j.confidence);
+        j.confidence = super::common::Shown::shown(&j.confidence);
         j
     }
 }

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{datetime, Scope, Time};
+use super::common::{datetime, Scope, Time};
 use crate::types as t;
 
 /// What a tool side effect did (SPEC §4): only `operation_id`,

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{datetime, Entries, Scope, Time};
+use super::common::{datetime, Entries, Scope, Time};
 use crate::types as t;
 
 /// A message of the recent conversation.

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{datetime, time, Entries, Scope, Source, Time};
+use super::common::{datetime, time, Entries, Scope, Source, Time};
 use crate::types as t;
 
 /// A recall query (SPEC §4).
@@ -79,21 +79,21 @@ impl From<t::Query> for QueryIn {
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FeaturesOut {
-    #[serde(serialize_with = "super::shown")]
+    #[serde(serialize_with = "super::common::shown")]
     pub authority: f64,
-    #[serde(serialize_with = "super::shown")]
+    #[serde(serialize_with = "super::common::shown")]
     pub embedding: Option<f64>,
-    #[serde(serialize_with = "super::shown")]
+    #[serde(serialize_with = "super::common::shown")]
     pub entity: f64,
-    #[serde(serialize_with = "super::shown")]
+    #[serde(serialize_with = "super::common::shown")]
     pub freshness: f64,
-    #[serde(serialize_with = "super::shown")]
+    #[serde(serialize_with = "super::common::shown")]
     pub risk: f64,
-    #[serde(serialize_with = "super::shown")]
+    #[serde(serialize_with = "super::common::shown")]
     pub scope: f64,
-    #[serde(serialize_with = "super::shown")]
+    #[serde(serialize_with = "super::common::shown")]
     pub similarity: f64,
-    #[serde(serialize_with = "super::shown")]
+    #[serde(serialize_with = "super::common::shown")]
     pub typefit: f64,
 }
 
@@ -104,9 +104,9 @@ pub struct AdmissionOut {
     pub admit: bool,
     pub conflict: bool,
     pub reason: Option<String>,
-    #[serde(serialize_with = "super::shown")]
+    #[serde(serialize_with = "super::common::shown")]
     pub relevance: f64,
-    #[serde(serialize_with = "super::shown")]
+    #[serde(serialize_with = "super::common::shown")]
     pub safety_risk: f64,
     pub scope_ok: bool,
     pub task_applicable: bool,
@@ -124,7 +124,7 @@ pub struct ScoredOut {
     pub memory_id: String,
     pub observed_at: Time,
     pub revision: u32,
-    #[serde(serialize_with = "super::shown")]
+    #[serde(serialize_with = "super::common::shown")]
     pub score: f64,
     pub source: Source,
     pub status: t::Status,

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{datetime, time, Entries, Scope, Source, Time};
+use super::common::{datetime, time, Entries, Scope, Source, Time};
 use crate::types as t;
 
 /// A candidate memory (SPEC §4): only `text`, `scope.tenant` and
@@ -153,7 +153,7 @@ pub struct GateOut {
 pub struct DecisionOut {
     /// What the write did.
     pub action: t::WriteAction,
-    #[serde(serialize_with = "super::shown")]
+    #[serde(serialize_with = "super::common::shown")]
     pub confidence: f64,
     pub disposition: t::Disposition,
     /// The six gates by name, each with its verdict and why.

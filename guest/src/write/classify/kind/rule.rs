@@ -1,0 +1,45 @@
+//! What a kind rule reads (`Evidence`) and the trait every rule implements
+//! (`KindRule`): decide the kind, with its reason, or pass to the next rule.
+
+use crate::core::config::WritePolicy;
+use crate::types::{Candidate, CandidateKind};
+use crate::write::classify::origin::Origin;
+use crate::write::classify::scan::Scan;
+use crate::write::classify::signals::Signals;
+
+/// The event reading of a text (`event::score`): its score, whether it has
+/// a time anchor, and why.
+pub(crate) type EventReading = (f64, bool, String);
+
+/// Everything a kind rule reads.
+pub(crate) struct Evidence<'a> {
+    pub(crate) c: &'a Candidate,
+    pub(crate) s: &'a Scan,
+    pub(crate) wp: &'a WritePolicy,
+    pub(crate) origin: &'a Origin,
+    pub(crate) event: &'a EventReading,
+}
+
+impl Evidence<'_> {
+    /// No task-scope cue, no persistence cue, no procedure evidence.
+    pub(crate) fn nothing_else(&self) -> bool {
+        let s = self.s;
+        s.task.is_empty() && s.persist.is_empty() && s.procedure.score == 0.0
+    }
+}
+
+/// A kind decision: the kind and whether its evidence is strong enough to
+/// overrule a caller's hint.
+pub(crate) type Decided = (CandidateKind, bool);
+
+/// One rule of the ordered list (`kind::RULES`).
+pub(crate) trait KindRule: Sync {
+    /// The kind this rule decides — its reason pushed, the signals it sets
+    /// set — or `None` to leave the text to the next rule.
+    fn decide(
+        &self,
+        e: &Evidence,
+        reasons: &mut Vec<String>,
+        signals: &mut Signals,
+    ) -> Option<Decided>;
+}
