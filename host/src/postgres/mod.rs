@@ -32,7 +32,7 @@ use postgres::error::SqlState;
 use postgres::{Client, Row};
 use sha2::{Digest, Sha256};
 
-pub use connect::is_postgres_url;
+pub use crate::store_url::is_postgres_url;
 use connect::{Conn, Pool};
 use sql::{exact_scope, filter_clause, needs_memory_columns, principal_clause, within_scope, Args};
 
@@ -107,6 +107,8 @@ struct Batch {
     locked: Vec<i64>,
 }
 
+/// The PostgreSQL store: a connection pool on one server (and schema),
+/// shared by every tenant, with the SQLite store's semantics.
 pub struct PgStore {
     pool: Pool,
     /// The schema the URL asked for, if any.
@@ -128,7 +130,9 @@ pub const NO_KEY: &str = "this PostgreSQL store has no fingerprint key: pass --f
 /// What `vacuum_full` did.
 #[derive(Debug, Clone)]
 pub struct VacuumReport {
+    /// The tables' size before, bytes.
     pub bytes_before: i64,
+    /// The tables' size after, bytes.
     pub bytes_after: i64,
     /// CHECKPOINT needs superuser or `pg_checkpoint`; false without.
     pub checkpointed: bool,
@@ -284,7 +288,7 @@ impl PgStore {
     }
 
     /// Drop the schema the URL named, with every table in it (scratch
-    /// stores: `engram bench`). Refused without a `schema` in the URL.
+    /// stores: `engram-bench`). Refused without a `schema` in the URL.
     pub fn drop_schema(&mut self) -> Result<(), StoreError> {
         let Some(name) = self.schema.clone() else {
             return Err(StoreError::Invalid(
