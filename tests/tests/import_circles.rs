@@ -19,7 +19,6 @@ const KNOWN: &[(&str, &str)] = &[
     ("guest/build.rs", "crate, text"),
     ("guest/src/lib.rs", "write::detect::secrets, write::detect::secrets::keyvalue, write::detect::secrets::personal, write::detect::secrets::placeholder, write::detect::secrets::position"),
     ("guest/src/lib.rs", "write::classify, write::classify::learned, write::model, write::model::sensitive, write::model::train"),
-    ("host/src/lib.rs", "postgres, postgres::write"),
 ];
 
 #[test]
