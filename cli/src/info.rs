@@ -1,6 +1,6 @@
 //! `engram info`: which component this program runs (path, size, sha256),
 //! its WIT package, imports and exports, and how long it took to load.
-//! `GET /v1/info` (`serve::routes`) answers the same object.
+//! `GET /v1/info` (`serve::policy`) answers the same object.
 
 use std::io::Write;
 

@@ -40,7 +40,10 @@ pub fn routes() -> Router<ServeState> {
         )
         .route("/inspector/whoami", get(whoami))
         // The page's own path for the API's review (kept for its callers).
-        .route("/inspector/review", post(crate::serve::routes::review))
+        .route(
+            "/inspector/review",
+            post(crate::serve::http::inspector_review),
+        )
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {

@@ -16,16 +16,14 @@
 //! changes never lose each other's. A running `engram serve` notices a
 //! changed file within a second (`serve::watch_keys`).
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
+use engram_api::{KeyRing, Principal};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use crate::failure::Failure;
-use engram_host::bindings as w;
 
 /// Every key starts with this, so a leaked one is recognisable.
 const KEY_PREFIX: &str = "ek_";
@@ -113,10 +111,7 @@ impl KeyLine {
     }
 }
 
-/// The hex SHA-256 of a key as presented.
-pub fn key_hash(key: &str) -> String {
-    hex::encode(Sha256::digest(key.as_bytes()))
-}
+pub use engram_api::key_hash;
 
 /// `engram keys …`.
 pub fn run(cmd: &KeysCmd, out: &mut dyn Write) -> Result<(), Failure> {
@@ -396,40 +391,17 @@ fn read_lines(file: &Path) -> Result<Vec<(String, KeyLine)>, Failure> {
     Ok(out)
 }
 
-/// The keys `engram serve` accepts: key hash → principal.
-#[derive(Debug, Clone, Default)]
-pub struct KeyRing {
-    by_hash: HashMap<String, w::Principal>,
-}
-
-impl KeyRing {
-    /// Read a key file; a bad line is reported with its number.
-    pub fn load(file: &Path) -> Result<Self, Failure> {
-        let mut by_hash = HashMap::new();
-        for (_, l) in read_lines(file)? {
-            by_hash.insert(
-                l.sha256.to_ascii_lowercase(),
-                w::Principal {
-                    tenant: l.tenant,
-                    user: l.user,
-                    project: l.project,
-                },
-            );
-        }
-        Ok(KeyRing { by_hash })
+/// The keys `engram serve` accepts (key hash → principal), read from a key
+/// file; a bad line is reported with its number.
+pub fn load(file: &Path) -> Result<KeyRing, Failure> {
+    let mut ring = KeyRing::default();
+    for (_, l) in read_lines(file)? {
+        let principal = Principal {
+            tenant: l.tenant,
+            user: l.user,
+            project: l.project,
+        };
+        ring.insert(&l.sha256, principal);
     }
-
-    /// The principal of a presented key, by the key's [`key_hash`], if it
-    /// is one of ours (the caller keeps the hash for the rate limiter).
-    pub fn principal_by_hash(&self, hash: &str) -> Option<&w::Principal> {
-        self.by_hash.get(hash)
-    }
-
-    pub fn len(&self) -> usize {
-        self.by_hash.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.by_hash.is_empty()
-    }
+    Ok(ring)
 }

@@ -11,20 +11,23 @@
 //! does not load keeps the keys in force, one that holds no key refuses
 //! every key. Ctrl-C or SIGTERM stops accepting connections and waits for
 //! requests in flight, writes included, to finish. Every error, axum's own
-//! 404 and 405 included, is a JSON body (`error::json_errors`).
+//! 405 on the inspector's routes included, is a JSON body
+//! (`error::json_errors`).
 //!
-//! For other modules adding routes (the inspector): take an
-//! [`auth::Authed`] argument and `State<ServeState>`, check every scope
-//! from the request with [`auth::Authed::check`], and run policy calls with
-//! [`ServeState::with_engram`](state::ServeState::with_engram) (reads) or [`ServeState::with_engram_tx`](state::ServeState::with_engram_tx)
-//! (writes, one transaction) for `authed.principal`.
+//! The API itself — routes, keys to principals, limits, statuses and error
+//! texts — is `engram-api`'s, shared with the edge component; `http` is its
+//! axum adapter (every path the inspector does not serve goes to it) and
+//! `policy` the `Engram` behind it. What stays here is what only a server
+//! process has: the key file and its reloads (`keys`), the connection pool
+//! and the rate limiter's state (`state`), the limit flags (`limits`),
+//! signals, and the inspector's routes (`auth::Authed` for them).
 
 pub mod auth;
-pub mod codec;
 pub mod error;
+pub mod http;
 pub mod keys;
 pub mod limits;
-pub mod routes;
+pub mod policy;
 pub mod state;
 
 use std::net::SocketAddr;
@@ -33,8 +36,9 @@ use std::path::Path;
 use axum::Router;
 use clap::Args;
 
-use self::keys::KeyRing;
-use self::limits::{LimitArgs, Limits};
+use engram_api::KeyRing;
+
+use self::limits::LimitArgs;
 pub use self::state::ServeState;
 use crate::failure::Failure;
 use crate::flags::Flags;
@@ -56,18 +60,19 @@ pub struct ServeArgs {
     pub limits: LimitArgs,
 }
 
-/// Every route: the API and the inspector page; every error a JSON body.
+/// Every route: the inspector page's, and the API for every other path;
+/// every error a JSON body.
 pub fn router(state: ServeState) -> Router {
     Router::new()
-        .merge(routes::api())
         .merge(crate::inspector::routes())
+        .fallback(http::api)
         .layer(axum::middleware::from_fn(error::json_errors))
         .with_state(state)
 }
 
 /// A key file with at least one key.
 fn load_ring(file: &Path) -> Result<KeyRing, Failure> {
-    let keys = KeyRing::load(file)?;
+    let keys = keys::load(file)?;
     if keys.is_empty() {
         return Err(Failure::input(format!(
             "serve: the keys file {} has no keys (add one with `engram keys add`)",
@@ -80,12 +85,8 @@ fn load_ring(file: &Path) -> Result<KeyRing, Failure> {
 /// `engram serve`.
 pub fn run(flags: &Flags, args: &ServeArgs) -> Result<(), Failure> {
     let keys = load_ring(&args.keys)?;
-    let state = ServeState::open_with_file(
-        flags,
-        keys,
-        Some(args.keys.clone()),
-        Limits::new(args.limits.clone()),
-    )?;
+    let state =
+        ServeState::open_with_file(flags, keys, Some(args.keys.clone()), args.limits.limits())?;
     if state.read_only() {
         eprintln!(
             "engram serve: {} is read-only: serving reads; writes are refused and usage counts not recorded",
@@ -141,7 +142,7 @@ async fn serve(state: ServeState, listen: &str) -> Result<(), Failure> {
         let mut every = tokio::time::interval(std::time::Duration::from_secs(60));
         loop {
             every.tick().await;
-            tidy_state.limits().tidy();
+            tidy_state.tidy();
         }
     });
     axum::serve(listener, router(state))

@@ -1,18 +1,21 @@
 //! What every request of `engram serve` shares: the compiled component
 //! (one `Runtime`), a small pool of store connections, the keys in force
-//! and the limits; and how a handler runs policy calls on them.
+//! and the limits with the rate limiter's state; and how a request is
+//! answered by `engram-api` on them (`handle`).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use engram_api::{Api, ApiError, KeyRing, Limits};
 
 use engram_host::backend::Backend;
 use engram_host::clock::Clock;
 use engram_host::runtime::Runtime;
 use engram_host::{Engram, Options};
 
-use super::error::ApiError;
-use super::keys::KeyRing;
-use super::limits::Limits;
+use super::keys;
+use super::policy::Native;
 use crate::failure::Failure;
 use crate::flags::Flags;
 
@@ -35,6 +38,8 @@ struct Shared {
     /// Where the keys are read from (`--keys`), for reloads.
     keys_file: Option<PathBuf>,
     limits: Limits,
+    /// The rate limiter's clock: time since the server started.
+    started: Instant,
 }
 
 impl ServeState {
@@ -71,6 +76,7 @@ impl ServeState {
                 keys: RwLock::new(Arc::new(keys)),
                 keys_file,
                 limits,
+                started: Instant::now(),
             }),
         })
     }
@@ -92,7 +98,7 @@ impl ServeState {
         let Some(file) = &self.shared.keys_file else {
             return Err(Failure::input("serve: no key file to reload"));
         };
-        let ring = KeyRing::load(file)?;
+        let ring = keys::load(file)?;
         let n = ring.len();
         match self.shared.keys.write() {
             Ok(mut k) => *k = Arc::new(ring),
@@ -117,53 +123,66 @@ impl ServeState {
         &self.shared.limits
     }
 
-    /// Run `f` on the blocking pool with an `Engram` of its own (a fresh
-    /// wasmtime Store per policy call, a pooled connection). Reads only:
-    /// each writing call is its own transaction.
-    pub async fn with_engram<R, F>(&self, f: F) -> Result<R, ApiError>
-    where
-        F: FnOnce(&mut Engram) -> Result<R, ApiError> + Send + 'static,
-        R: Send + 'static,
-    {
-        let shared = Arc::clone(&self.shared);
-        tokio::task::spawn_blocking(move || shared.run(f))
-            .await
-            .map_err(|e| ApiError::internal(format!("the request's worker stopped: {e}")))?
+    /// Time since the server started (the rate limiter's clock).
+    fn now(&self) -> Duration {
+        self.shared.started.elapsed()
     }
 
-    /// Like `with_engram`, with everything `f` writes in one transaction:
-    /// committed if it returns `Ok`, else rolled back (nothing written).
-    pub async fn with_engram_tx<R, F>(&self, f: F) -> Result<R, ApiError>
-    where
-        F: FnOnce(&mut Engram) -> Result<R, ApiError> + Send + 'static,
-        R: Send + 'static,
-    {
-        self.with_engram(move |e| {
-            e.begin_batch()?;
-            let r = f(e);
-            e.finish_batch(r.is_ok())?;
-            r
+    /// Count one request of the key with this hash; 429 over its rate.
+    pub fn admit(&self, key_hash: &str) -> Result<(), ApiError> {
+        match &self.shared.limits.rate {
+            Some(rate) => rate.admit(key_hash, self.now()),
+            None => Ok(()),
+        }
+    }
+
+    /// Forget the rate state of keys back at full burst, so the limiter's
+    /// memory stays bounded by the keys active lately.
+    pub fn tidy(&self) {
+        if let Some(rate) = &self.shared.limits.rate {
+            rate.tidy(self.now());
+        }
+    }
+
+    /// Answer one API request on the blocking pool with an `Engram` of its
+    /// own (a pooled connection, a fresh wasmtime `Store` per policy call).
+    pub async fn handle(&self, req: engram_api::Request) -> engram_api::Response {
+        let shared = Arc::clone(&self.shared);
+        let keys = self.keys();
+        let now = self.now();
+        let answer = tokio::task::spawn_blocking(move || {
+            let api = Api {
+                keys: &keys,
+                limits: &shared.limits,
+            };
+            shared.run(|engram| api.handle(&mut Native { engram }, &req, now))
         })
-        .await
+        .await;
+        match answer {
+            Ok(Ok(r)) => r,
+            Ok(Err(e)) => e.response(),
+            Err(e) => ApiError::internal(format!("the request's worker stopped: {e}")).response(),
+        }
     }
 }
 
 impl Shared {
-    fn run<R>(&self, f: impl FnOnce(&mut Engram) -> Result<R, ApiError>) -> Result<R, ApiError> {
+    fn run<R>(&self, f: impl FnOnce(&mut Engram) -> R) -> Result<R, ApiError> {
         let backend = self.take_backend()?;
         let mut engram = Engram::with_runtime(Arc::clone(&self.runtime), backend, self.clock);
         let r = f(&mut engram);
         if let Some(b) = engram.into_backend() {
             self.give_back(b);
         }
-        r
+        Ok(r)
     }
 
     fn take_backend(&self) -> Result<Box<dyn Backend>, ApiError> {
         let pooled = self.idle.lock().ok().and_then(|mut idle| idle.pop());
         match pooled {
             Some(b) => Ok(b),
-            None => Ok(engram_host::open_backend(&self.db, &self.options)?),
+            None => engram_host::open_backend(&self.db, &self.options)
+                .map_err(|e| ApiError::internal(e.to_string())),
         }
     }
 
