@@ -19,7 +19,6 @@ const KNOWN: &[(&str, &str)] = &[
     ("edge/http/src/lib.rs", "api, auth, batch, config, error"),
     ("guest/build.rs", "crate, text"),
     ("guest/src/lib.rs", "write::detect::secrets, write::detect::secrets::keyvalue, write::detect::secrets::personal, write::detect::secrets::placeholder, write::detect::secrets::position"),
-    ("guest/src/lib.rs", "write::classify, write::model, write::model::sensitive, write::model::train"),
     ("host/src/lib.rs", "postgres, postgres::write"),
     ("host/src/lib.rs", "app::bench, app::bench::load, app::bench::stores, app::bench::timed, app::cli, app::demo, app::failure, app::flags, app::inspector, app::mcp, app::serve, app::serve::auth, app::serve::codec, app::serve::error, app::serve::keys, app::serve::limits, app::serve::routes, app::vacuum, crate"),
 ];
