@@ -4,7 +4,8 @@
 //! serde types of every input and output and their mapping to `types`;
 //! `ops`: the table of operations), and what stores and transports need
 //! besides (`body`, the memory row body; `route`, what a transport reads
-//! before a call; `item`, which item of a call an error is about; `reach`,
+//! before a call; `item`, which item of a call an error is about; `message`, how an
+//! error is worded for a person; `reach`,
 //! a principal's reach and the wording of a denial; `time`, RFC 3339;
 //! `owner`, whose tombstones a principal sees and how their keys are
 //! derived).
@@ -32,6 +33,7 @@ pub mod wasmtime_types;
 pub mod body;
 mod input;
 pub mod item;
+pub mod message;
 pub mod ops;
 pub mod owner;
 pub mod reach;

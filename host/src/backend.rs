@@ -16,10 +16,15 @@ use engram_contract::reach::{self, Reach};
 /// A store for all tenants. Implementations apply filters exactly as the
 /// WIT documents them (`wit/store.wit`).
 pub trait Backend: Send {
+    /// Up to `limit` records `filter` matches (`find` in `wit/store.wit`).
     fn find(&mut self, filter: &Filter, limit: u32) -> Result<Vec<Stored>, StoreError>;
     /// Every revision of `id` visible to `principal`, oldest first.
     fn revisions(&mut self, principal: &Principal, id: &str) -> Result<Vec<Stored>, StoreError>;
+    /// Document count, average length and each term's document frequency
+    /// under `filter`: what the policy's ranking needs (`stats`).
     fn stats(&mut self, filter: &Filter, terms: &[String]) -> Result<TermStats, StoreError>;
+    /// Up to `limit` records under `filter` holding any of `terms`, best
+    /// first by the terms' weights (`search`).
     fn search(
         &mut self,
         filter: &Filter,
@@ -37,6 +42,7 @@ pub trait Backend: Send {
     /// The secret fingerprint keys are derived from (`fingerprint`),
     /// checked against the key id the store recorded.
     fn fingerprint_secret(&mut self) -> Result<FingerprintSecret, StoreError>;
+    /// How many events of `kind` within `scope` since `since` (`count-events`).
     fn count_events(
         &mut self,
         scope: &Scope,
@@ -106,8 +112,11 @@ pub use engram_contract::owner::owner_of;
 /// guest from holding the store with one giant call, or from reaching
 /// SQLite's bound-variable limit (a search binds two per term).
 pub const MAX_TERMS_PER_CALL: usize = 16_384;
+/// Write operations in one commit.
 pub const MAX_OPS_PER_COMMIT: usize = 100_000;
+/// Bytes of text (body, content, index terms) in one written record.
 pub const MAX_TEXT_BYTES_PER_RECORD: usize = 16 << 20;
+/// Index terms of one written record.
 pub const MAX_INDEX_TERMS_PER_RECORD: usize = 100_000;
 
 /// `invalid` naming the limit and the value that broke it.
@@ -141,7 +150,9 @@ fn check_record(text: &str, index_terms: &[String]) -> Result<(), StoreError> {
 
 /// A backend opened for one principal: the only store the guest ever sees.
 pub struct ScopedStore {
+    /// Whom the store handle acts for: every call is checked against it.
     pub principal: Principal,
+    /// The store behind the check.
     pub backend: Box<dyn Backend>,
 }
 

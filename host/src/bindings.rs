@@ -1,4 +1,12 @@
-//! Host-side bindings generated from the WIT package (`../wit`).
+//! Host-side bindings generated from the WIT package (`../wit`): the
+//! `store` and `clock` the host implements and the `policy` and `json` it
+//! calls. The data model's types are `engram_contract`'s, documented there
+//! and in `wit/types.wit`.
+
+// What bindgen generates beside the WIT's own docs (the world's
+// instantiation helpers, per-interface modules) carries no doc comments;
+// `wit/*.wit` documents every interface and function.
+#![allow(missing_docs)]
 
 wasmtime::component::bindgen!({
     path: "../wit",

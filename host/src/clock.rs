@@ -13,6 +13,7 @@ pub enum Clock {
 }
 
 impl Clock {
+    /// The current instant: the system's, or the fixed one.
     pub fn now(&self) -> Datetime {
         match self {
             Clock::Fixed(d) => *d,

@@ -113,6 +113,7 @@ pub struct KeyHolder {
 }
 
 impl KeyHolder {
+    /// A holder that loads the secret from `source` on first use.
     pub fn new(source: KeySource) -> Self {
         KeyHolder {
             source,
@@ -120,6 +121,7 @@ impl KeyHolder {
         }
     }
 
+    /// Where the secret comes from.
     pub fn source(&self) -> &KeySource {
         &self.source
     }

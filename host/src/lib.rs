@@ -1,31 +1,77 @@
-//! Engram's host: a wasmtime embedding of the memory-policy component with
-//! a SQLite store (`sqlite`) and a clock, usable as a library without the
-//! command line. The `engram` program (`app`: CLI, demo, benchmark) is built
-//! on top with the `cli` feature, on by default.
+//! Engram's host as a library: a [wasmtime](https://wasmtime.dev) embedding
+//! of the memory-policy component (embedded in this crate at build time)
+//! with its store and clock, so a Rust program runs Engram's policy without
+//! a command line, a server or an async runtime.
 //!
-//! Embedding from Rust:
-//! ```no_run
-//! use engram_host::{tenant_principal, Engram, Options};
-//! let mut engram = Engram::open("memory.db", Options::default()).unwrap();
-//! let candidates = vec![/* engram_host::bindings::Candidate */];
-//! let decisions = engram.remember(tenant_principal("acme"), candidates).unwrap();
+//! The component decides what a candidate memory is, whether it may be
+//! written, how it relates to what is stored, what a query recalls and how
+//! a context is packed (docs/SPEC.md); this crate gives it a store
+//! ([`sqlite`], the embedded default; PostgreSQL with the `postgres`
+//! feature) and a [`clock`], and runs each call in a fresh sandbox with a
+//! time and memory limit ([`runtime`]). Every call acts for a
+//! [`Principal`](bindings::Principal): the store refuses any scope outside
+//! it ([`backend`]).
+//!
+//! # Examples
+//!
+//! Remember a preference and recall it in the next conversation, through
+//! the JSON contract (SPEC §4: the same JSON Lines as the `engram`
+//! program and the HTTP API):
+//!
 //! ```
+//! use engram_host::{tenant_principal, Engram, Options};
+//!
+//! # fn main() -> Result<(), engram_host::Error> {
+//! // The embedded component on a store of this process only.
+//! let mut engram = Engram::open(":memory:", Options::default())?;
+//! let acme = tenant_principal("acme");
+//!
+//! let decision = engram.call_json(
+//!     acme.clone(),
+//!     "remember",
+//!     r#"{"id":"c1","text":"以后请叫我林工","scope":{"tenant":"acme","user":"u42","thread":"t1"},"source":{"kind":"user","ref":"evt-1001"}}"#,
+//! )?;
+//! let decision: serde_json::Value = serde_json::from_str(&decision).unwrap();
+//! assert_eq!(decision["disposition"], "active");
+//! assert_eq!(decision["kind"], "semantic");
+//!
+//! // Another thread of the same user: the preference belongs to its speaker.
+//! let recalled = engram.call_json(
+//!     acme,
+//!     "recall",
+//!     r#"{"id":"q1","query":"怎么称呼我？","scope":{"tenant":"acme","user":"u42","thread":"t2"}}"#,
+//! )?;
+//! let recalled: serde_json::Value = serde_json::from_str(&recalled).unwrap();
+//! let first = &recalled["results"][0];
+//! assert!(first["text"].as_str().unwrap().contains("林工"));
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The typed calls ([`Engram::remember`], [`Engram::recall`], …) take and
+//! return the WIT types of [`bindings`]; [`Engram::open`] takes a SQLite
+//! file (created on first use) as the `engram` program's `--db` does.
+//!
+//! # Features
+//!
+//! - `postgres`: the PostgreSQL store (the `postgres` module; a
+//!   `postgres://…` URL in [`Engram::open`]), with its client, pool and TLS
+//!   stack. Off by default; the `engram` program (`engram-cli`) turns it on.
+
+#![deny(missing_docs)]
 
 pub mod backend;
 pub mod bindings;
 pub mod clock;
 pub mod fingerprint;
+#[cfg(feature = "postgres")]
 pub mod postgres;
 pub mod postings_cache;
 pub mod runtime;
 pub mod sqlite;
+pub mod store_url;
 
-/// The `engram` program (command line, demo, benchmark), built on the
-/// library above; only with the `cli` feature.
-#[cfg(feature = "cli")]
-pub mod app;
-#[cfg(feature = "cli")]
-pub use app::cli;
+pub use store_url::is_postgres_url;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -41,8 +87,10 @@ pub enum Error {
     /// The policy rejected the request (typed, from the WIT `error` variant).
     #[error("{}", describe_policy_error(.0))]
     Policy(w::Error),
+    /// The component could not run the call (load, time or memory limit, trap).
     #[error(transparent)]
     Runtime(#[from] RuntimeError),
+    /// The store failed (its message).
     #[error("store: {0}")]
     Store(String),
 }
@@ -81,6 +129,7 @@ impl Error {
 pub struct Options {
     /// Load this component instead of the embedded one.
     pub component: Option<PathBuf>,
+    /// Time and memory limits of each policy call.
     pub limits: Limits,
     /// Fixed clock; `None` = system time.
     pub now: Option<w::Datetime>,
@@ -99,6 +148,7 @@ pub struct Engram {
     // with its own backend) over one compiled component.
     runtime: Arc<Runtime>,
     backend: Option<Box<dyn Backend>>,
+    /// The clock the policy reads; replace it to move a fixed clock.
     pub clock: Clock,
 }
 
@@ -154,6 +204,7 @@ impl Engram {
         self.backend
     }
 
+    /// The loaded component: what it is (`info`) and how long it took to load.
     pub fn runtime(&self) -> &Runtime {
         &self.runtime
     }
@@ -211,6 +262,7 @@ impl Engram {
             .map_err(|e| Error::Store(store_msg(&e)))
     }
 
+    /// Classify and gate candidates without storing anything: one decision each.
     pub fn classify(
         &mut self,
         principal: w::Principal,
@@ -220,6 +272,8 @@ impl Engram {
             .engram_memory_policy()
             .call_classify(s, &c))
     }
+    /// Classify, gate and store candidates, in one transaction: one decision
+    /// each, with what was written (created, superseded, duplicate…).
     pub fn remember(
         &mut self,
         principal: w::Principal,
@@ -231,6 +285,8 @@ impl Engram {
                 .call_remember(s, &c))
         })
     }
+    /// Bulk-load records another system already decided (classification
+    /// skipped, secrets still gated), in one transaction: one receipt each.
     pub fn import(
         &mut self,
         principal: w::Principal,
@@ -242,6 +298,8 @@ impl Engram {
                 .call_import_records(s, &r))
         })
     }
+    /// Ranked, explained results for each query (hard scope filters first,
+    /// then the score; "nothing relevant" rather than the closest guess).
     pub fn recall(
         &mut self,
         principal: w::Principal,
@@ -251,6 +309,8 @@ impl Engram {
             .engram_memory_policy()
             .call_recall(s, &q))
     }
+    /// Pack recalled memories and the turn's material into a model's context
+    /// under a token budget.
     pub fn pack(
         &mut self,
         principal: w::Principal,
@@ -260,6 +320,8 @@ impl Engram {
             .engram_memory_policy()
             .call_pack(s, &r))
     }
+    /// Forget what the selectors name (with derived memories cascaded) and
+    /// leave tombstones, so a forgotten secret cannot come back.
     pub fn forget(
         &mut self,
         principal: w::Principal,
@@ -271,6 +333,7 @@ impl Engram {
                 .call_forget(s, &sel))
         })
     }
+    /// Expire and archive what is due in `scope`.
     pub fn sweep(
         &mut self,
         principal: w::Principal,
@@ -282,11 +345,13 @@ impl Engram {
                 .call_sweep(s, &scope))
         })
     }
+    /// The revision chain of memory `id`, oldest first.
     pub fn history(&mut self, principal: w::Principal, id: &str) -> Result<Vec<w::Memory>, Error> {
         policy_call!(self, principal, |p, s| p
             .engram_memory_policy()
             .call_history(s, id))
     }
+    /// The memories of `scope` with these statuses (all when empty).
     pub fn list(
         &mut self,
         principal: w::Principal,
@@ -361,6 +426,7 @@ impl Engram {
             _ => run(self),
         }
     }
+    /// The component's package and policy versions.
     pub fn info(&mut self) -> Result<w::PolicyInfo, Error> {
         let principal = w::Principal {
             tenant: String::new(),
@@ -379,14 +445,14 @@ impl Engram {
     }
 }
 
-/// Open the backend `db` names: a SQLite file, or `:memory:`.
+/// Open the backend `db` names: a SQLite file, `:memory:`, or a
+/// PostgreSQL server (`postgres://…`; the `postgres` feature).
 pub fn open_backend(db: &str, opts: &Options) -> Result<Box<dyn Backend>, Error> {
     use fingerprint::KeySource;
     let store_err = |e: w::StoreError| Error::Store(store_msg(&e));
     let key = opts.fingerprint_key.clone().map(KeySource::File);
-    Ok(if postgres::is_postgres_url(db) {
-        let key = key.unwrap_or_else(|| KeySource::Unset(postgres::NO_KEY.into()));
-        Box::new(postgres::PgStore::open_with_key(db, key).map_err(store_err)?)
+    Ok(if store_url::is_postgres_url(db) {
+        open_postgres(db, key)?
     } else if db == ":memory:" {
         let s = sqlite::SqliteStore::open_in_memory().map_err(store_err)?;
         Box::new(match key {
@@ -403,6 +469,30 @@ pub fn open_backend(db: &str, opts: &Options) -> Result<Box<dyn Backend>, Error>
     })
 }
 
+/// The PostgreSQL store at `url` (see `postgres`).
+#[cfg(feature = "postgres")]
+fn open_postgres(
+    url: &str,
+    key: Option<fingerprint::KeySource>,
+) -> Result<Box<dyn Backend>, Error> {
+    let key = key.unwrap_or_else(|| fingerprint::KeySource::Unset(postgres::NO_KEY.into()));
+    let store =
+        postgres::PgStore::open_with_key(url, key).map_err(|e| Error::Store(store_msg(&e)))?;
+    Ok(Box::new(store))
+}
+
+/// A build without the `postgres` feature refuses a PostgreSQL URL, naming
+/// the feature (rather than creating a SQLite file called `postgres:`).
+#[cfg(not(feature = "postgres"))]
+fn open_postgres(
+    _url: &str,
+    _key: Option<fingerprint::KeySource>,
+) -> Result<Box<dyn Backend>, Error> {
+    Err(Error::Store(
+        "a postgres:// database needs engram-host built with the `postgres` feature".into(),
+    ))
+}
+
 /// A principal for a whole tenant.
 pub fn tenant_principal(tenant: &str) -> w::Principal {
     w::Principal {
@@ -412,11 +502,29 @@ pub fn tenant_principal(tenant: &str) -> w::Principal {
     }
 }
 
+/// A store error as one line of text.
 pub fn store_msg(e: &w::StoreError) -> String {
     match e {
         w::StoreError::Denied(m) => format!("denied: {m}"),
         w::StoreError::Conflict(m) => format!("conflict: {m}"),
         w::StoreError::Invalid(m) => format!("invalid: {m}"),
         w::StoreError::Backend(m) => m.clone(),
+    }
+}
+
+#[cfg(all(test, not(feature = "postgres")))]
+mod tests {
+    use super::{open_backend, Error, Options};
+
+    #[test]
+    fn a_postgres_url_without_the_feature_is_refused_naming_it() {
+        let Err(Error::Store(message)) =
+            open_backend("postgres://engram@localhost/engram", &Options::default())
+        else {
+            panic!("a postgres:// URL opened without the `postgres` feature");
+        };
+        assert!(message.contains("`postgres` feature"), "{message}");
+        // Nothing was created under the URL's name as a SQLite file.
+        assert!(!std::path::Path::new("postgres:").exists());
     }
 }

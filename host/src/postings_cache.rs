@@ -29,7 +29,9 @@ use crate::bindings::{Datetime, Filter, Stored, WeightedTerm};
 /// counted: written before the store kept counts).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Posting {
+    /// The record's row id.
     pub rid: i64,
+    /// The term's count in the record (its term frequency).
     pub tf: u32,
     /// The record has validity bounds (set by the cache): only these need
     /// a look at the query's instant.
@@ -39,6 +41,7 @@ pub struct Posting {
 /// The postings of one term under one filter, by record id.
 #[derive(Debug, Clone, Default)]
 pub struct TermPostings {
+    /// The postings, by record id.
     pub list: Vec<Posting>,
     /// How many of them have no validity bounds.
     pub unbounded: u64,
@@ -86,8 +89,11 @@ const MAX_FILTERS: usize = 4;
 /// Validity bounds and index length of a record with a bound.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Bounded {
+    /// Valid from (epoch ms), if bounded below.
     pub valid_from: Option<i64>,
+    /// Valid until (epoch ms, exclusive), if bounded above.
     pub valid_to: Option<i64>,
+    /// The record's index length (terms).
     pub length: i64,
 }
 
@@ -105,6 +111,7 @@ impl Bounded {
 pub struct Documents {
     /// Records with no validity bound: count and total index length.
     pub unbounded: i64,
+    /// Their total index length (terms).
     pub unbounded_length: i64,
     /// Records with a bound, by record id.
     pub bounded: HashMap<i64, Bounded>,

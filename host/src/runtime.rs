@@ -54,21 +54,28 @@ impl Default for Limits {
 /// What went wrong running the policy.
 #[derive(Debug, thiserror::Error)]
 pub enum RuntimeError {
+    /// The component could not be read, compiled or instantiated.
     #[error("loading the component: {0}")]
     Load(String),
+    /// The call ran past its time limit.
     #[error("the policy call ran past its time limit of {} s (--timeout-secs) and was stopped", .0.as_secs_f64())]
     Timeout(Duration),
+    /// The call exceeded its memory limit (MiB).
     #[error("the policy call exceeded its memory limit of {0} MiB (--memory-mb) and was stopped")]
     OutOfMemory(usize),
+    /// The component passed more than this many MiB to one store call.
     #[error("the policy component passed more than {0} MiB to the host in one store call and was stopped")]
     TooMuchData(usize),
+    /// The component trapped (a bug or a hostile guest); the store is untouched.
     #[error("the policy component trapped: {0}")]
     Trap(String),
 }
 
 /// Per-request state: the scoped store, the clock and the limits.
 pub struct HostState {
+    /// The store handle of this request's principal.
     pub store: ScopedStore,
+    /// The clock the policy reads.
     pub clock: Clock,
     limits: StoreLimits,
 }
@@ -82,25 +89,37 @@ impl crate::bindings::engram::memory::clock::Host for HostState {
 /// Facts about the loaded component, for `engram info`.
 #[derive(Debug, Clone)]
 pub struct ComponentInfo {
+    /// Where the component was loaded from (`embedded` for the built-in one).
     pub path: String,
+    /// Its size in bytes.
     pub bytes: usize,
+    /// Its SHA-256, hex.
     pub sha256: String,
+    /// The interfaces it imports.
     pub imports: Vec<String>,
+    /// The interfaces it exports.
     pub exports: Vec<String>,
 }
 
 /// Timings of start-up phases, for benchmarks.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct StartupTimes {
+    /// Compiling the component, when it was not in the on-disk cache.
     pub compile: Option<Duration>,
+    /// Loading the precompiled component from the on-disk cache.
     pub deserialize: Option<Duration>,
 }
 
+/// The compiled component, ready to instantiate: one per process, shared
+/// by every call (`Engram::with_runtime`); each call gets a fresh `Store`
+/// with its limits.
 pub struct Runtime {
     engine: Engine,
     pre: MemoryPolicyPre<HostState>,
     limits: Limits,
+    /// What the component is.
     pub info: ComponentInfo,
+    /// How long loading it took.
     pub startup: StartupTimes,
 }
 
@@ -119,7 +138,7 @@ fn start_ticker(engine: &Engine) {
         });
 }
 
-/// The engine configuration every runtime uses (public for `engram bench`).
+/// The engine configuration every runtime uses (public for `engram-bench`).
 pub fn engine_config(limits: &Limits) -> Config {
     let mut cfg = Config::new();
     cfg.epoch_interruption(true);

@@ -60,6 +60,7 @@ pub enum Durability {
 }
 
 impl Durability {
+    /// The name `--durability` takes.
     pub fn name(self) -> &'static str {
         match self {
             Durability::Normal => "normal",
@@ -88,6 +89,7 @@ impl std::str::FromStr for Durability {
 /// How to open a SQLite store.
 #[derive(Debug, Clone, Copy)]
 pub struct SqliteOptions {
+    /// What a returned commit survives.
     pub durability: Durability,
     /// How long a call waits for another connection's write lock before it
     /// fails with "database is locked".
@@ -108,6 +110,9 @@ impl Default for SqliteOptions {
     }
 }
 
+/// The embedded store: one SQLite file (or `:memory:`) with the schema of
+/// `host/schema/*.sql`, for every tenant; each call is checked against its
+/// principal by `backend::ScopedStore`.
 pub struct SqliteStore {
     conn: Connection,
     /// Inside an outer CLI transaction: commits become savepoints.
@@ -299,7 +304,7 @@ impl SqliteStore {
         };
         // A 64 MiB page cache and no mmap: with a 1 GiB mmap every page a
         // scan touched stayed in the process's RSS (373 MiB of file-backed
-        // RSS at 100k memories in `engram bench`); reads now go through the
+        // RSS at 100k memories in `engram-bench`); reads now go through the
         // OS page cache at no measurable cost. `secure_delete` zeroes freed
         // cells and pages, so erased text does not linger in free space.
         conn.execute_batch(&format!(
@@ -338,10 +343,11 @@ impl SqliteStore {
         Ok(s)
     }
 
-    #[cfg(feature = "cli")]
-    /// Turn `secure_delete` off on this connection. Only `engram bench`
-    /// calls it, to measure what secure deletion costs side by side.
-    pub(crate) fn without_secure_delete_for_bench(self) -> Result<Self, StoreError> {
+    /// Turn `secure_delete` off on this connection: erased rows then leave
+    /// bytes in the file (docs/durability.md), so never for real data.
+    /// `engram-bench` calls it to measure what secure deletion costs side
+    /// by side.
+    pub fn without_secure_delete_for_bench(self) -> Result<Self, StoreError> {
         self.conn
             .execute_batch("PRAGMA secure_delete = OFF;")
             .map_err(backend_err)?;
@@ -916,7 +922,7 @@ fn write_row(
 
 /// The postings of one memory, one prepared single-row insert each. (Eight
 /// rows per statement, with the memory's columns bound once, measured 3.5x
-/// more CPU per commit in `engram bench`: a statement that may write
+/// more CPU per commit in `engram-bench`: a statement that may write
 /// several rows inside a savepoint opens a statement journal.)
 fn write_postings(
     tx: &rusqlite::Savepoint,

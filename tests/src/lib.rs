@@ -116,22 +116,21 @@ pub fn pending_candidates(tenant: &str, user: &str) -> [serde_json::Value; 2] {
 }
 
 /// Run the CLI in-process with `args` (after `engram`) and `stdin`.
-pub fn cli(args: &[&str], stdin: &str) -> Result<String, engram_host::cli::Failure> {
+pub fn cli(args: &[&str], stdin: &str) -> Result<String, engram_cli::cli::Failure> {
     cli_bytes(args, stdin.as_bytes())
 }
 
 /// Run the CLI in-process with raw bytes on stdin (which may not be UTF-8).
-pub fn cli_bytes(args: &[&str], stdin: &[u8]) -> Result<String, engram_host::cli::Failure> {
+pub fn cli_bytes(args: &[&str], stdin: &[u8]) -> Result<String, engram_cli::cli::Failure> {
     use clap::Parser;
     let mut argv = vec!["engram"];
     argv.extend_from_slice(args);
-    let cli =
-        engram_host::cli::Cli::try_parse_from(argv).map_err(|e| engram_host::cli::Failure {
-            code: 2,
-            message: e.to_string(),
-        })?;
+    let cli = engram_cli::cli::Cli::try_parse_from(argv).map_err(|e| engram_cli::cli::Failure {
+        code: 2,
+        message: e.to_string(),
+    })?;
     let mut out = Vec::new();
-    engram_host::cli::run(cli, &mut &stdin[..], &mut out)?;
+    engram_cli::cli::run(cli, &mut &stdin[..], &mut out)?;
     Ok(String::from_utf8_lossy(&out).into_owned())
 }
 

@@ -1,9 +1,8 @@
-//! `engram bench --quick --json`, run in-process as a smoke test: every
+//! `engram-bench --quick --json`, run in-process as a smoke test: every
 //! field the issue names is present and sane. No timing assertions: the
 //! figures depend on the machine; what must hold is the shape, and that the
 //! benchmark really exercised what it claims to.
 
-use engram_tests::cli;
 use serde_json::Value;
 
 fn num(v: &Value, path: &str) -> f64 {
@@ -17,7 +16,11 @@ fn num(v: &Value, path: &str) -> f64 {
 
 #[test]
 fn quick_bench_prints_every_field_with_sane_values() {
-    let out = cli(&["bench", "--quick", "--json"], "").expect("engram bench --quick --json");
+    let mut out = Vec::new();
+    if let Err(f) = engram_bench::command::run(["engram-bench", "--quick", "--json"], &mut out) {
+        panic!("engram-bench --quick --json: {}", f.message);
+    }
+    let out = String::from_utf8(out).expect("UTF-8 output");
     let v: Value = serde_json::from_str(out.trim()).expect("one JSON object");
 
     for field in [

@@ -26,7 +26,7 @@ fn jsonl(items: &[Value]) -> String {
     items.iter().map(|v| format!("{v}\n")).collect()
 }
 
-fn record(db: &str, items: &[Value]) -> Result<String, engram_host::cli::Failure> {
+fn record(db: &str, items: &[Value]) -> Result<String, engram_cli::cli::Failure> {
     cli(
         &["operations", "record", "--db", db, "--now", NOW],
         &jsonl(items),

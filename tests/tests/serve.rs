@@ -528,7 +528,7 @@ fn limits_are_named_and_shutdown_is_graceful() {
 #[test]
 fn the_load_generator_runs_bounded_and_counts_no_errors() {
     let dir = std::env::temp_dir().join(format!("engram-tests-load-{}", std::process::id()));
-    let out = engram_bin!()
+    let out = engram_tests::engram_command(env!("CARGO_BIN_EXE_engram-bench-bin"))
         .args([
             "load-test",
             "--memories",
@@ -540,8 +540,10 @@ fn the_load_generator_runs_bounded_and_counts_no_errors() {
         ])
         .args(["--seconds", "30", "--cli-runs", "1", "--json", "--dir"])
         .arg(&dir)
+        .arg("--engram")
+        .arg(env!("CARGO_BIN_EXE_engram-cli"))
         .output()
-        .expect("run engram load-test");
+        .expect("run engram-bench load-test");
     assert!(
         out.status.success(),
         "{}",

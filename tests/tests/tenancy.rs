@@ -30,7 +30,7 @@ fn as_principal(
     user: Option<&str>,
     cmd: &[&str],
     input: &str,
-) -> Result<String, engram_host::cli::Failure> {
+) -> Result<String, engram_cli::cli::Failure> {
     let mut args: Vec<&str> = cmd.to_vec();
     args.extend(["--db", db, "--now", now, "--tenant", tenant]);
     if let Some(u) = user {

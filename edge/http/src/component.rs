@@ -1,35 +1,52 @@
-//! The wasm glue: `wasi:http/incoming-handler` over `api::handle`, the
-//! policy's `json.call` and the store's `session` as the `Engine`.
+//! The wasm glue: `wasi:http/incoming-handler` over `engram_api::Api`, with
+//! the policy's `json.call` (inside the key's session of the store) as its
+//! `Policy`.
 
+use std::time::Duration;
+
+use engram_api::{policy_info, Api, ApiError, CallError, Policy, Principal, Request, Response};
+use serde_json::{json, Map, Value};
 use wasip2::http::types::{
     Fields, IncomingBody, IncomingRequest, Method, OutgoingBody, OutgoingResponse, ResponseOutparam,
 };
 use wasip2::io::streams::StreamError;
 
-use crate::api::{handle, Engine, PolicyError, Request, Response};
-use crate::auth::Principal;
-use crate::bindings::engram::edge::session;
-use crate::bindings::engram::memory::json;
 use crate::config::Config;
-use crate::error::ApiError;
 
-struct Policy;
+mod bindings {
+    wit_bindgen::generate!({
+        path: ["../../wit", "../wit"],
+        world: "engram:edge/http-handler",
+        with: { "engram:memory/types@0.1.0": engram_contract::types },
+        generate_all,
+    });
+}
 
-impl Engine for Policy {
-    fn open(&self, p: &Principal) -> Result<(), String> {
-        session::open(&crate::bindings::engram::memory::store::Principal {
+use bindings::engram::edge::session;
+use bindings::engram::memory::json as contract;
+use bindings::engram::memory::store;
+
+/// The composed policy: each call opens the store's session for the key's
+/// principal (the policy cannot widen it) and closes it after.
+struct Composed;
+
+impl Policy for Composed {
+    fn call(&mut self, p: &Principal, operation: &str, input: &str) -> Result<String, CallError> {
+        session::open(&store::Principal {
             tenant: p.tenant.clone(),
             user: p.user.clone(),
             project: p.project.clone(),
         })
-    }
-
-    fn close(&self) {
+        .map_err(CallError::Host)?;
+        let out = contract::call(operation, input).map_err(CallError::Policy);
         session::close();
+        out
     }
 
-    fn call(&self, operation: &str, input: &str) -> Result<String, PolicyError> {
-        json::call(operation, input)
+    fn info(&mut self, p: &Principal) -> Result<Map<String, Value>, CallError> {
+        let mut info = policy_info(self, p)?;
+        info.insert("host".into(), json!("engram-edge (wasi:http)"));
+        Ok(info)
     }
 }
 
@@ -48,7 +65,7 @@ fn method_name(m: &Method) -> String {
     }
 }
 
-/// The body, read up to one byte past `max` (the handler names the limit).
+/// The body, read up to one byte past `max` (the API names the limit).
 fn read_body(req: &IncomingRequest, max: usize) -> Result<Vec<u8>, String> {
     let body = req
         .consume()
@@ -115,33 +132,26 @@ impl wasip2::exports::http::incoming_handler::Guest for Handler {
             Err(e) => return send(response_out, ApiError::internal(e).response()),
         };
         let target = request.path_with_query().unwrap_or_else(|| "/".into());
-        let (path, query) = match target.split_once('?') {
-            Some((p, q)) => (p.to_string(), q.to_string()),
-            None => (target.clone(), String::new()),
-        };
-        let headers = request
+        let mut req = Request::new(&method_name(&request.method()), &target);
+        req.headers = request
             .headers()
             .entries()
             .into_iter()
-            .map(|(n, v)| {
-                (
-                    n.to_ascii_lowercase(),
-                    String::from_utf8_lossy(&v).into_owned(),
-                )
-            })
+            .map(|(n, v)| (n, String::from_utf8_lossy(&v).into_owned()))
             .collect();
-        let body = match read_body(&request, config.max_body_bytes) {
+        req.body = match read_body(&request, config.limits.max_body_bytes) {
             Ok(b) => b,
             Err(e) => return send(response_out, ApiError::bad_request(e).response()),
         };
-        let req = Request {
-            method: method_name(&request.method()),
-            path,
-            query,
-            headers,
-            body,
+        let api = Api {
+            keys: &config.keys,
+            limits: &config.limits,
         };
-        send(response_out, handle(&config, &Policy, &req));
+        // No rate limit here (`Config`): the time is never read.
+        send(
+            response_out,
+            api.handle(&mut Composed, &req, Duration::ZERO),
+        );
     }
 }
 

@@ -1,28 +1,15 @@
-//! The HTTP handler of the edge component: `engram serve`'s API (SPEC
-//! §4.1) as a `wasi:http` incoming handler, over the policy's JSON contract
-//! (`engram:memory/json`) and the store's session (`engram:edge/session`).
+//! The HTTP handler of the edge component: Engram's HTTP API (SPEC §4.1,
+//! `engram-api`) as a `wasi:http` incoming handler, over the policy's JSON
+//! contract (`engram:memory/json`) and the store's session
+//! (`engram:edge/session`).
 //!
-//! Routing, authentication and limits are plain Rust (`api`, `auth`,
-//! `batch`, `config`, `error`) and unit-tested natively; `component` is
-//! the only wasm glue.
+//! Routes, keys, limits and error texts are `engram-api`'s, as `engram
+//! serve`'s are; this crate is only the glue: `config` reads the keys and
+//! limits from the environment (plain Rust, unit-tested natively), and
+//! `component` turns a `wasi:http` request into an `engram_api::Request`,
+//! calls the policy for the key's principal, and writes the answer back.
 
-pub mod bindings {
-    wit_bindgen::generate!({
-        path: ["../../wit", "../wit"],
-        world: "engram:edge/http-handler",
-        with: { "engram:memory/types@0.1.0": engram_contract::types },
-        generate_all,
-    });
-}
-
-pub mod api;
-pub mod auth;
-pub mod batch;
 pub mod config;
-pub mod error;
 
 #[cfg(target_arch = "wasm32")]
 mod component;
-
-#[cfg(test)]
-mod tests;

@@ -11,8 +11,9 @@
 
 use std::collections::HashMap;
 
+use super::columns::db_err;
 use super::sql::{filter_clause, Args};
-use super::{db_err, row_to_stored, PgStore};
+use super::{row_to_stored, PgStore};
 use crate::bindings::{Filter, StoreError, Stored, TermStats, WeightedTerm};
 use crate::postings_cache::{best_hits, key_of, Bounded, Documents, Posting, TermPostings};
 

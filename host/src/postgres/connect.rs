@@ -33,11 +33,6 @@ pub(crate) type Manager = PostgresConnectionManager<Tls>;
 pub(crate) type Pool = r2d2::Pool<Manager>;
 pub(crate) type Conn = r2d2::PooledConnection<Manager>;
 
-/// Does `db` name a PostgreSQL server rather than a SQLite file?
-pub fn is_postgres_url(db: &str) -> bool {
-    db.starts_with("postgres://") || db.starts_with("postgresql://")
-}
-
 /// The TLS connector. The client library builds one for every host, a Unix
 /// socket included (named ""), even when it will not encrypt; a socket
 /// never encrypts (`parse`), so it gets a placeholder name.

@@ -22,24 +22,25 @@
 //! the tables for the operator (`engram vacuum`).
 
 mod cached;
+mod columns;
 mod connect;
 mod sql;
 mod write;
 
 use std::collections::HashMap;
 
-use postgres::error::SqlState;
 use postgres::{Client, Row};
 use sha2::{Digest, Sha256};
 
-pub use connect::is_postgres_url;
+pub use crate::store_url::is_postgres_url;
+use columns::{db_err, key_columns, kind_name, sensitivity_rank, status_name};
 use connect::{Conn, Pool};
 use sql::{exact_scope, filter_clause, needs_memory_columns, principal_clause, within_scope, Args};
 
 use crate::backend::Backend;
 use crate::bindings::{
-    Datetime, Event, Filter, Memory, Payload, Principal, Receipt, Scope, Sensitivity, StoreError,
-    Stored, TermStats, Tombstone, WeightedTerm, WriteOp,
+    Datetime, Event, Filter, Memory, Principal, Receipt, Scope, StoreError, Stored, TermStats,
+    Tombstone, WeightedTerm, WriteOp,
 };
 use crate::fingerprint::{FingerprintSecret, KeyHolder, KeySource};
 use crate::postings_cache::PostingsCache;
@@ -60,36 +61,8 @@ const ERASABLE_TABLES: &str = "memories, postings, derived_from, events";
 const SELECT_STORED: &str =
     "SELECT m.body, m.etag, m.length, m.access_count, m.last_access FROM memories m";
 
-pub(crate) fn sensitivity_rank(s: Sensitivity) -> i64 {
-    match s {
-        Sensitivity::Public => 0,
-        Sensitivity::Internal => 1,
-        Sensitivity::Personal => 2,
-        Sensitivity::Sensitive => 3,
-    }
-}
-
 fn backend_err(e: impl std::fmt::Display) -> StoreError {
     StoreError::Backend(e.to_string())
-}
-
-/// A database error as the store interface names it: a unique or check
-/// violation is a `conflict` (an (id, revision) that exists, or a second
-/// active revision of one key); the rest is the backend's.
-fn db_err(e: postgres::Error, what: &str) -> StoreError {
-    match e.code() {
-        Some(c) if *c == SqlState::UNIQUE_VIOLATION => {
-            let detail = e.as_db_error().map(|d| d.message().to_string());
-            StoreError::Conflict(format!(
-                "{what}: {}",
-                detail.unwrap_or_else(|| e.to_string())
-            ))
-        }
-        _ => StoreError::Backend(match e.as_db_error() {
-            Some(d) => format!("{what}: {}", d.message()),
-            None => format!("{what}: {e}"),
-        }),
-    }
 }
 
 /// The advisory lock key of a tenant: a stable 64-bit hash (two tenants
@@ -107,6 +80,8 @@ struct Batch {
     locked: Vec<i64>,
 }
 
+/// The PostgreSQL store: a connection pool on one server (and schema),
+/// shared by every tenant, with the SQLite store's semantics.
 pub struct PgStore {
     pool: Pool,
     /// The schema the URL asked for, if any.
@@ -128,7 +103,9 @@ pub const NO_KEY: &str = "this PostgreSQL store has no fingerprint key: pass --f
 /// What `vacuum_full` did.
 #[derive(Debug, Clone)]
 pub struct VacuumReport {
+    /// The tables' size before, bytes.
     pub bytes_before: i64,
+    /// The tables' size after, bytes.
     pub bytes_after: i64,
     /// CHECKPOINT needs superuser or `pg_checkpoint`; false without.
     pub checkpointed: bool,
@@ -284,7 +261,7 @@ impl PgStore {
     }
 
     /// Drop the schema the URL named, with every table in it (scratch
-    /// stores: `engram bench`). Refused without a `schema` in the URL.
+    /// stores: `engram-bench`). Refused without a `schema` in the URL.
     pub fn drop_schema(&mut self) -> Result<(), StoreError> {
         let Some(name) = self.schema.clone() else {
             return Err(StoreError::Invalid(
@@ -784,26 +761,6 @@ impl Backend for PgStore {
         }
         Ok(())
     }
-}
-
-/// Columns derived from a memory for filtering.
-fn key_columns(m: &Memory) -> (Option<String>, Option<String>, Option<String>) {
-    match &m.payload {
-        Payload::Semantic(p) => (
-            Some(p.subject.clone()),
-            Some(p.predicate.clone()),
-            p.condition.clone(),
-        ),
-        _ => (None, None, None),
-    }
-}
-
-fn kind_name(m: &Memory) -> String {
-    m.kind.name().to_string()
-}
-
-fn status_name(m: &Memory) -> String {
-    m.status.name().to_string()
 }
 
 /// Apply every op in order on `c` (inside the caller's transaction or

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use postgres::Client;
 
-use super::{db_err, key_columns, kind_name, sensitivity_rank, status_name};
+use super::columns::{db_err, key_columns, kind_name, sensitivity_rank, status_name};
 use crate::bindings::{Insert, StoreError};
 
 /// The columns of the rows to insert, one vector per column.

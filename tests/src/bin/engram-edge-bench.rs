@@ -5,7 +5,7 @@
 //! (one query, k = 10) through the HTTP API: the edge component on the
 //! wasmtime runner with the SQLite-backed `wasi:keyvalue` host, next to
 //! `engram serve` on SQLite, one client, loopback only, same workload
-//! (`engram bench`'s synthetic corpus, seeded through `POST /v1/import`).
+//! (`engram-bench`'s synthetic corpus, seeded through `POST /v1/import`).
 //!
 //! ```sh
 //! cargo run --release -p engram-tests --bin engram-edge-bench -- [--sizes 1000,10000] [--requests 200] [--json]
@@ -14,8 +14,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use engram_bench::workload;
 use engram_contract::wire;
-use engram_host::app::bench::workload;
 use engram_tests::edge::kv_host::KvDb;
 use engram_tests::edge::runner::{self, EdgeServer};
 use engram_tests::edge::scenario::{self, Keys, Target};
@@ -75,7 +75,7 @@ fn round(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-/// `engram bench`'s import record `i` as an import line.
+/// `engram-bench`'s import record `i` as an import line.
 fn import_line(i: u64) -> Value {
     let r = workload::import_record(7, i);
     let mut v = serde_json::to_value(wire::CandidateIn::from(r.candidate)).unwrap_or_default();
