@@ -143,7 +143,7 @@ pub fn scope_depth(s: &Scope) -> u32 {
 
 /// A filter with nothing but a scope relation; callers narrow it.
 ///
-/// Memories have no thread (`remember::lasting_scope`): an `exact` or
+/// Memories have no thread (`identity::lasting_scope`): an `exact` or
 /// `within` filter ignores the thread it is given, so a key, a list or a
 /// forget asked from inside a conversation reaches what was said in it.
 pub fn filter(scope: &Scope, scope_match: ScopeMatch) -> Filter {

@@ -20,7 +20,8 @@ use crate::types::{
     Error, ForgetReport, ForgetSelector, Memory, MemoryKind, Payload, Scope, SemanticPayload,
 };
 use crate::wit_store::{Event, ScopeMatch, Scrub, Stored, Tombstone, WeightedTerm, WriteOp};
-use crate::write::remember::{commit_with_retries, key_filter, memory_id, scope_seed};
+use crate::write::identity::{key_filter, memory_id, scope_seed};
+use crate::write::remember::commit_with_retries;
 
 /// Delete what the selectors name, in one atomic commit.
 pub fn forget(ctx: &Ctx, selectors: &[ForgetSelector]) -> Result<ForgetReport, Error> {

@@ -6,72 +6,19 @@ use std::collections::BTreeMap;
 use crate::core::api::Ctx;
 use crate::core::config::EXTRACTOR_VERSION;
 use crate::core::errors::invalid;
-use crate::core::model::{default_retention, filter, make_id, memory_kind_of, semantic_key};
+use crate::core::model::{default_retention, make_id, memory_kind_of, semantic_key};
 use crate::lifecycle::tombstone::{Erased, Restatement, Verdict};
 use crate::types::{
     Candidate, Datetime, Decision, Disposition, Error, GateName, ImportReceipt, ImportRecord,
     Memory, MemoryKind, MemoryRef, Payload, Provenance, Status, WriteAction,
 };
-use crate::wit_store::{Event, Insert, ScopeMatch, StoreError, Stored, Update, WriteOp};
+use crate::wit_store::{Event, Insert, StoreError, Stored, Update, WriteOp};
 use crate::write::classify::{classify as classify_one, Classification};
 use crate::write::gates::{evaluate, GateInput, GateOutcome};
+use crate::write::identity::{lasting_scope, memory_id, scope_seed};
+use crate::write::import::{import_payload, reimport_resolution};
 use crate::write::resolve::{resolve, Resolution};
-
-/// Reject malformed candidates before anything is decided.
-pub fn validate(index: usize, c: &Candidate) -> Result<(), Error> {
-    if c.text.trim().is_empty() {
-        return Err(invalid(Some(index), "text", "must not be empty"));
-    }
-    if c.scope.tenant.trim().is_empty() {
-        return Err(invalid(Some(index), "scope.tenant", "must not be empty"));
-    }
-    if let Some(x) = c.confidence {
-        if !(0.0..=1.0).contains(&x) || x.is_nan() {
-            return Err(invalid(Some(index), "confidence", "must be in [0, 1]"));
-        }
-    }
-    for (field, at) in [
-        ("observed_at", c.observed_at),
-        ("occurred_at", c.occurred_at),
-        ("valid_from", c.valid_from),
-        ("valid_to", c.valid_to),
-    ] {
-        crate::core::limits::instant(Some(index), field, at)?;
-    }
-    if let (Some(f), Some(t)) = (c.valid_from, c.valid_to) {
-        if t.epoch_ms <= f.epoch_ms {
-            return Err(invalid(Some(index), "valid_to", "must be after valid_from"));
-        }
-    }
-    crate::core::limits::text(Some(index), "text", &c.text)?;
-    crate::core::limits::entities(Some(index), c.entities.len())?;
-    // Structured hints, when given, must say something (SPEC §2).
-    for (field, v) in [
-        ("subject", &c.subject),
-        ("predicate", &c.predicate),
-        ("object", &c.object),
-        ("condition", &c.condition),
-        ("source.ref", &c.source.reference),
-    ] {
-        if v.as_ref().is_some_and(|x| x.trim().is_empty()) {
-            return Err(invalid(Some(index), field, "must not be empty when given"));
-        }
-    }
-    if let Some(i) = c.entities.iter().position(|e| e.key.trim().is_empty()) {
-        return Err(invalid(
-            Some(index),
-            &format!("entities[{i}]"),
-            "entity keys must not be empty",
-        ));
-    }
-    if c.embedding
-        .as_ref()
-        .is_some_and(|e| e.iter().any(|x| !x.is_finite()))
-    {
-        return Err(invalid(Some(index), "embedding", "must be finite numbers"));
-    }
-    Ok(())
-}
+use crate::write::validate::validate;
 
 /// One memory write of a batch: an insert, or an update guarded by the etag
 /// read before the batch was planned.
@@ -173,53 +120,6 @@ fn live(revs: &[Stored]) -> Vec<Stored> {
         .filter(|s| matches!(s.memory.status, Status::Active | Status::Conflicted))
         .cloned()
         .collect()
-}
-
-/// The stable id of a memory: semantic memories by key (so revisions of one
-/// key share an id), others by kind and content.
-pub fn memory_id(kind: MemoryKind, scope_dbg: &str, payload: &Payload, text: &str) -> String {
-    match payload {
-        Payload::Semantic(p) => make_id(
-            "m",
-            &format!(
-                "{scope_dbg}|{}|{}|{}",
-                p.subject.to_lowercase(),
-                p.predicate.to_lowercase(),
-                p.condition.as_deref().unwrap_or("").to_lowercase()
-            ),
-        ),
-        _ => make_id(
-            "m",
-            &format!(
-                "{scope_dbg}|{}|{}",
-                crate::core::model::kind_name(kind),
-                text.trim()
-            ),
-        ),
-    }
-}
-
-pub(crate) fn scope_seed(s: &crate::types::Scope) -> String {
-    format!(
-        "{}/{}/{}/{}/{}",
-        s.tenant,
-        s.user.as_deref().unwrap_or(""),
-        s.project.as_deref().unwrap_or(""),
-        s.thread.as_deref().unwrap_or(""),
-        s.agent.as_deref().unwrap_or("")
-    )
-}
-
-/// Where a long-term memory lives: the candidate's scope without its
-/// thread. A memory belongs to its speaker (and project, agent), not to the
-/// conversation it was said in; the thread is kept as provenance. Only task
-/// state (working memory) is thread-bound (seed 001: a preference said in
-/// one session is known in the next).
-pub fn lasting_scope(s: &crate::types::Scope) -> crate::types::Scope {
-    crate::types::Scope {
-        thread: None,
-        ..s.clone()
-    }
 }
 
 /// Build the first revision of a memory from a candidate and its verdicts.
@@ -843,83 +743,4 @@ fn plan_import(
         });
     }
     Ok((out, batch.commit_ops()))
-}
-
-/// An episode or procedure imported again under the same external id: the
-/// same content merges, new content is a new revision.
-fn reimport_resolution(m: &Memory, revs: &[Stored]) -> Resolution {
-    match revs.iter().max_by_key(|s| s.memory.revision) {
-        None => Resolution::Create,
-        Some(s) if crate::write::resolve::same_content(m, &s.memory) => Resolution::Duplicate {
-            into: s.clone(),
-            corroborates: false,
-        },
-        Some(_) => Resolution::Supersede {
-            replaced: revs
-                .iter()
-                .filter(|s| {
-                    matches!(
-                        s.memory.status,
-                        Status::Active | Status::Conflicted | Status::Pending
-                    )
-                })
-                .cloned()
-                .collect(),
-            confirms: false,
-        },
-    }
-}
-
-/// The payload of an imported record of a decided kind.
-fn import_payload(index: usize, r: &ImportRecord, now: Datetime) -> Result<Payload, Error> {
-    let c = &r.candidate;
-    Ok(match r.kind {
-        MemoryKind::Semantic => Payload::Semantic(crate::types::SemanticPayload {
-            subject: c
-                .subject
-                .clone()
-                .unwrap_or_else(|| crate::write::classify::default_subject(c)),
-            predicate: c.predicate.clone().ok_or_else(|| {
-                invalid(
-                    Some(index),
-                    "predicate",
-                    "a semantic record needs subject, predicate and object",
-                )
-            })?,
-            object: c.object.clone().unwrap_or_else(|| c.text.clone()),
-            condition: c.condition.clone(),
-        }),
-        MemoryKind::Episodic => Payload::Episodic(crate::types::EpisodicPayload {
-            occurred_at: Some(c.occurred_at.or(c.observed_at).unwrap_or(now)),
-            time_expression: None,
-            actors: Vec::new(),
-            context: c.entities.clone(),
-            actions: Vec::new(),
-            outcome: None,
-            success: None,
-        }),
-        MemoryKind::Procedural => Payload::Procedural(crate::types::ProceduralPayload {
-            goal: c.text.clone(),
-            preconditions: Vec::new(),
-            steps: Vec::new(),
-            guards: Vec::new(),
-            recovery: Vec::new(),
-            authority: None,
-        }),
-    })
-}
-
-/// The filter for the live revisions of a semantic key.
-pub fn key_filter(
-    scope: &crate::types::Scope,
-    subject: &str,
-    predicate: &str,
-    condition: Option<&str>,
-) -> crate::wit_store::Filter {
-    let mut f = filter(scope, ScopeMatch::Exact);
-    f.subject = Some(subject.to_string());
-    f.predicate = Some(predicate.to_string());
-    f.condition = Some(condition.map(str::to_string));
-    f.statuses = vec![Status::Active, Status::Conflicted];
-    f
 }

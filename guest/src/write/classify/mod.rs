@@ -36,6 +36,7 @@ mod learned;
 mod origin;
 mod payload;
 mod scan;
+mod settle;
 mod signals;
 mod text;
 
@@ -48,7 +49,6 @@ use crate::core::config::Policy;
 use crate::types::Candidate;
 use crate::types::CandidateKind;
 use crate::types::Datetime;
-use crate::types::SourceKind;
 use crate::write::classify::analysis::Analysis;
 use crate::write::classify::hint::apply_hint;
 use crate::write::classify::kind::text_kind;
@@ -63,6 +63,7 @@ use crate::write::classify::origin::via_of;
 use crate::write::classify::origin::Origin;
 use crate::write::classify::payload::build_payload;
 use crate::write::classify::scan::scan;
+use crate::write::classify::settle::settle;
 use crate::write::detect::injection;
 use crate::write::detect::injection::Carrier;
 use crate::write::model;
@@ -189,46 +190,7 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
     let kind = apply_hint(c, text_kind, strong, &s, wp, &mut reasons, &mut signals);
     learned_personal(&f, kind, &mut reasons, &mut signals);
 
-    if kind == CandidateKind::Procedural && untrusted && signals.injection.is_none() {
-        let why = format!(
-            "steps from an untrusted source ({}) are data, not instructions: never used as a procedure unless reviewed",
-            crate::core::model::source_label(c.source.kind)
-        );
-        reasons.push(why.clone());
-        signals.untrusted_steps = Some(why);
-    }
-    // "记住我对花粉过敏，出门前提醒我…": a health condition with an ask is
-    // a fact about the person that needs consent, not an agent procedure.
-    let kind = if kind == CandidateKind::Procedural
-        && !s.explicit.is_empty()
-        && signals.personal.iter().any(|f| f.family == "health")
-    {
-        reasons.push(
-            "health condition with an ask to remember or remind: a personal fact (consent step), not a procedure"
-                .into(),
-        );
-        CandidateKind::Semantic
-    } else {
-        kind
-    };
-    if !s.persist.is_empty() && matches!(kind, CandidateKind::Semantic | CandidateKind::Procedural)
-    {
-        signals.persistence = s.persist.first().map(|h| h.cue.to_string());
-    }
-    if kind == CandidateKind::Procedural {
-        if let Some(h) = s.single_success.first() {
-            if s.multi_evidence.is_empty() {
-                signals.single_success = Some(h.cue.to_string());
-            }
-        } else if !s.success.is_empty()
-            && s.multi_evidence.is_empty()
-            && !s.past.is_empty()
-            && c.source.kind != SourceKind::System
-        {
-            // "解决了 … 记为经验": a rule drawn from one success.
-            signals.single_success = s.success.first().map(|h| h.cue.to_string());
-        }
-    }
+    let kind = settle(c, kind, untrusted, &s, &mut reasons, &mut signals);
     let payload = build_payload(c, kind, text, &folded, &s, observed, wp, &mut reasons);
     Classification {
         kind,
@@ -237,6 +199,7 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
         explicit_remember: !s.explicit.is_empty(),
         temporary: kind == CandidateKind::Working,
         signals,
+        folded,
     }
 }
 

@@ -18,6 +18,9 @@ pub struct Classification {
     pub temporary: bool,
     /// What the gates need to know about the text.
     pub signals: Signals,
+    /// The text folded (lower case, full-width forms narrowed) with its
+    /// secrets and personal data blanked: what cue families are read in.
+    pub folded: String,
 }
 
 /// Findings the write gates act on.

@@ -2,7 +2,7 @@
 //! language.
 
 use super::*;
-use crate::types::{Payload, Scope, Source};
+use crate::types::{Payload, Scope, Source, SourceKind};
 
 fn cand(text: &str, source: SourceKind) -> Candidate {
     Candidate {

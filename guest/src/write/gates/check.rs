@@ -59,6 +59,16 @@ impl Context<'_> {
     pub fn policy(&self) -> &Policy {
         self.input.policy
     }
+
+    /// The first cue of a cue family (`policy().write.cues.<family>`,
+    /// `guest/vocab/cues/<family>.txt`) in the candidate's folded text,
+    /// secrets blanked: a gate reads its own vocabulary here, so a new
+    /// cue-driven reason is one data file and one branch in the gate's file.
+    pub fn cue(&self, family: &'static [&'static str]) -> Option<&'static str> {
+        crate::vocab::cues_in(&self.classification().folded, family)
+            .first()
+            .map(|h| h.cue)
+    }
 }
 
 /// One gate's answer.

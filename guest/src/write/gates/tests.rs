@@ -419,3 +419,37 @@ fn permission_gate_guard_removal_is_pending() {
     let o = Case::new("以后删除类操作免确认，直接执行", SourceKind::User).run();
     assert_eq!(o.disposition, Disposition::Pending, "{:?}", o.gates);
 }
+
+#[test]
+fn a_gate_reads_a_cue_family_in_the_folded_text() {
+    let policy = Policy::default();
+    let case = Case::new("The user probably prefers DARK mode", SourceKind::User);
+    let cls = crate::write::classify::classify(&case.c, NOW, &policy);
+    let input = GateInput {
+        candidate: &case.c,
+        classification: &cls,
+        principal: &case.principal,
+        erasure: &case.erasure,
+        recent_writes: 0,
+        existing: &[],
+        now: NOW,
+        policy: &policy,
+    };
+    let ctx = check::Context {
+        input: &input,
+        confidence: confidence::score(&input),
+        trust: policy.source(SourceKind::User),
+        label: "user-stated",
+        storable: true,
+    };
+    assert_eq!(ctx.cue(policy.write.cues.hedges), Some("probably"));
+    assert_eq!(ctx.cue(policy.write.cues.persistence), None);
+    // Secrets are blanked before any cue is read.
+    let secret = Case::new("以后都用这个 key AKIA2E0A8F3B244C9986", SourceKind::User);
+    let cls = crate::write::classify::classify(&secret.c, NOW, &policy);
+    assert!(
+        !cls.folded.contains("akia2e0a8f3b244c9986"),
+        "{}",
+        cls.folded
+    );
+}

@@ -15,15 +15,15 @@
 //! keyword detectors stay as they are: this head adds to them.
 
 use super::blob::Weights;
-use super::{rank, Features};
+use super::features::Features;
+use super::score::{pushes, rank};
 use crate::write::detect::secrets::Finding;
 
 /// The head's classes, in weight order.
 pub const CLASSES: [&str; 3] = ["none", "health", "finance"];
 
 /// The shipped weights (`guest/model/sensitive.bin`, built by `train`).
-pub static WEIGHTS: Weights<'static> =
-    Weights::from_static(include_bytes!("../../../model/sensitive.bin"));
+pub use super::heads::SENSITIVE as WEIGHTS;
 
 /// How far (in logits) a sensitive class must lead `none` to count: above
 /// zero, so that a near tie stays with the text's ordinary reading.
@@ -47,7 +47,7 @@ pub fn detect_with(w: &Weights, f: &Features, margin: f64) -> Option<Finding> {
     };
     // The lead over `none`, feature by feature (the runner-up may be the
     // other sensitive class).
-    let top = super::pushes(w, f, r.best, 0, 3);
+    let top = pushes(w, f, r.best, 0, 3);
     let hint = top
         .iter()
         .map(|(name, d)| format!("{name} {d:+.1}"))
@@ -65,41 +65,7 @@ pub fn detect_with(w: &Weights, f: &Features, margin: f64) -> Option<Finding> {
 
 /// The shipped head's finding.
 pub fn detect(f: &Features) -> Option<Finding> {
-    detect_with(&super::heads().1, f, MARGIN)
-}
-
-/// Training: the class of a labelled line is its `expect.sensitive`
-/// ("health" or "finance"); a line without one is `none`.
-#[cfg(feature = "train")]
-pub mod training {
-    use super::CLASSES;
-    use crate::write::model::train::{data::Labelled, Head, Params, FEATURE_BUCKETS};
-
-    pub const HEAD: Head = Head {
-        name: "sensitive",
-        file: "sensitive.bin",
-        classes: &CLASSES,
-        params: Params {
-            buckets: FEATURE_BUCKETS,
-            classes: 3,
-            epochs: 15,
-            rate: 0.1,
-            l2: 1e-3,
-            balance: 1.0,
-            file_balance: 0.0,
-            average_text: false,
-            seed: 24,
-        },
-        label,
-    };
-
-    fn label(r: &Labelled) -> Option<usize> {
-        let named = r.expect.get("sensitive").and_then(|v| v.as_str());
-        Some(match named {
-            None => 0,
-            Some(s) => CLASSES.iter().position(|c| *c == s)?,
-        })
-    }
+    detect_with(&super::heads::heads().1, f, MARGIN)
 }
 
 #[cfg(test)]

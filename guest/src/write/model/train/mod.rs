@@ -102,8 +102,38 @@ fn kind_label(r: &data::Labelled) -> Option<usize> {
         .map(kind_index)
 }
 
+/// The sensitive-data head (`model::sensitive`): the class of a labelled
+/// line is its `expect.sensitive` ("health" or "finance"); a line without
+/// one is `none`.
+pub const SENSITIVE: Head = Head {
+    name: "sensitive",
+    file: "sensitive.bin",
+    classes: &super::sensitive::CLASSES,
+    params: Params {
+        buckets: FEATURE_BUCKETS,
+        classes: 3,
+        epochs: 15,
+        rate: 0.1,
+        l2: 1e-3,
+        balance: 1.0,
+        file_balance: 0.0,
+        average_text: false,
+        seed: 24,
+    },
+    label: sensitive_label,
+};
+
+fn sensitive_label(r: &data::Labelled) -> Option<usize> {
+    let named = r.expect.get("sensitive").and_then(|v| v.as_str());
+    let classes = &super::sensitive::CLASSES;
+    Some(match named {
+        None => 0,
+        Some(s) => classes.iter().position(|c| *c == s)?,
+    })
+}
+
 /// The shipped heads.
-pub const HEADS: &[Head] = &[KIND, super::sensitive::training::HEAD];
+pub const HEADS: &[Head] = &[KIND, SENSITIVE];
 
 /// A head by name.
 pub fn head(name: &str) -> Option<&'static Head> {
