@@ -95,21 +95,11 @@ pub enum Error {
     Store(String),
 }
 
-/// A one-line, human-readable rendering of the policy's error.
+/// A one-line, human-readable rendering of the policy's error: the
+/// contract's one wording (`engram_contract::message::describe`), the same
+/// as `engram serve`'s and the edge handler's.
 pub fn describe_policy_error(e: &w::Error) -> String {
-    match e {
-        w::Error::InvalidInput(f) => match f.index {
-            // Items are counted from 1 wherever a person reads them.
-            Some(i) => format!("item {}: {}", i + 1, engram_contract::item::field_text(f)),
-            None => engram_contract::item::field_text(f),
-        },
-        w::Error::Unsupported(m) => format!("unsupported: {m}"),
-        w::Error::NotFound(m) => format!("not found: {m}"),
-        w::Error::PermissionDenied(m) => format!("permission denied: {m}"),
-        w::Error::Conflict(m) => format!("conflict: {m}"),
-        w::Error::Store(m) => format!("store: {m}"),
-        w::Error::LimitExceeded(m) => format!("limit exceeded: {m}"),
-    }
+    engram_contract::message::describe(e)
 }
 
 impl Error {
