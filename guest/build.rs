@@ -19,17 +19,10 @@ mod cues;
 #[path = "build/policy.rs"]
 mod policy;
 
-// The analyser, as the guest compiles it (it names its stemmer
-// `crate::analysis::stem`).
-#[allow(dead_code)]
-#[path = "src/analysis/stem.rs"]
-pub(crate) mod stem;
-#[allow(dead_code)]
-#[path = "src/analysis/text.rs"]
-pub(crate) mod text;
-mod analysis {
-    pub(crate) use super::{stem, text};
-}
+// The analyser, as the guest compiles it (`crate::analysis::stem` and
+// `crate::analysis::text`, the same paths as in the guest).
+#[path = "build/analysis.rs"]
+mod analysis;
 
 /// One non-comment line of a vocabulary file, with its line number.
 fn lines(path: &Path) -> Vec<(usize, String)> {

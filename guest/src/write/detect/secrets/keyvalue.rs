@@ -6,8 +6,10 @@
 //! secret and reads the value after the syntax's separator; the value is
 //! then judged by its shape (placeholders and code are not secrets).
 
+use super::finding::{finding, Finding};
 use super::placeholder::why_not_secret;
-use super::{b, credential_like, looks_random, run, Finding};
+use super::scan::{b, run};
+use super::shape::{credential_like, looks_random, random_by_alphabet};
 use crate::core::config::WritePolicy;
 
 /// A key naming a secret and the value after it.
@@ -316,7 +318,7 @@ pub fn is_secret_value(p: &Pair, wp: &WritePolicy) -> bool {
         KeyStrength::Strong if words > 1 => p.quoted && words <= 6 && v.len() <= 64,
         KeyStrength::Strong => credential_like(v),
         KeyStrength::Weak => {
-            words == 1 && v.len() >= 16 && (looks_random(v, wp) || super::random_by_alphabet(v, wp))
+            words == 1 && v.len() >= 16 && (looks_random(v, wp) || random_by_alphabet(v, wp))
         }
     }
 }
@@ -354,7 +356,7 @@ fn word_built(v: &str) -> bool {
 pub fn key_values(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
     for p in pairs(text) {
         if is_secret_value(&p, wp) {
-            out.push(super::finding(
+            out.push(finding(
                 "secret-assignment",
                 "secret in a key/value pair",
                 format!("{}=…", p.key),
@@ -363,6 +365,15 @@ pub fn key_values(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
             ));
         }
     }
+}
+
+/// A secret-named key given a placeholder value ("API_KEY=your_api_key_here",
+/// "password: [PASSWORD]"): what the value gate can say when such a line
+/// holds nothing worth keeping. Returns "KEY=…: <why>".
+pub fn placeholder_credential(text: &str) -> Option<String> {
+    pairs(text)
+        .into_iter()
+        .find_map(|p| why_not_secret(&p.value).map(|why| format!("{}: {why}", p.key)))
 }
 
 #[cfg(test)]

@@ -15,56 +15,26 @@
 //! prefix or a key name, never the value).
 
 mod checksums;
+mod finding;
 mod keyvalue;
 mod personal;
 mod placeholder;
 mod position;
+mod scan;
+mod shape;
 
+pub use finding::{mask, redact, Finding};
+pub use keyvalue::placeholder_credential;
 pub use personal::find_personal_with;
-pub use placeholder::placeholder_credential;
 
-use crate::analysis::cues::{fold, Hit};
+use crate::analysis::cues::fold;
 use crate::core::config::{Policy, WritePolicy};
-use crate::types::Sensitivity;
-
-/// A secret or a piece of personal data found in a text.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Finding {
-    /// Machine name, e.g. "aws-access-key", "password", "payment-card".
-    pub family: &'static str,
-    /// Human-readable name, e.g. "AWS access key".
-    pub label: &'static str,
-    /// Safe to print: a format prefix ("AKIA…") or a key name, never the value.
-    pub hint: String,
-    /// The sensitive value's byte range in the text.
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Finding {
-    /// How sensitive a memory holding this personal data is.
-    pub fn sensitivity(&self) -> Sensitivity {
-        match self.family {
-            "phone-number" | "email-address" => Sensitivity::Personal,
-            _ => Sensitivity::Sensitive,
-        }
-    }
-
-    /// Does this personal data need an explicit ask to be written? (E-mail
-    /// addresses do not; they only raise the memory's sensitivity.)
-    pub fn gated(&self) -> bool {
-        self.family != "email-address"
-    }
-
-    /// "AWS access key (AKIA…)" for a reason.
-    pub fn describe(&self) -> String {
-        if self.hint.is_empty() {
-            self.label.to_string()
-        } else {
-            format!("{} ({})", self.label, self.hint)
-        }
-    }
-}
+use finding::{dedup, finding};
+use scan::{alnum, alnum_dash, b, b64url, ident, is_alnum, keyword_hits, run, upper_digit};
+use shape::{
+    credential_like, entropy, has_digit, has_symbol, looks_random, placeholder, provider_prefixed,
+    random_by_alphabet, token_like,
+};
 
 /// Secrets and credentials in `text`, under the default policy.
 pub fn find_secrets(text: &str) -> Vec<Finding> {
@@ -82,49 +52,6 @@ pub fn redact_all(text: &str) -> String {
     let mut all = find_secrets(text);
     all.extend(find_personal(text));
     redact(text, &all)
-}
-
-/// `text` with the given findings replaced by `[REDACTED:family]`.
-pub fn redact(text: &str, findings: &[Finding]) -> String {
-    let mut spans: Vec<&Finding> = findings.iter().collect();
-    spans.sort_by_key(|f| (f.start, std::cmp::Reverse(f.end)));
-    let mut out = String::with_capacity(text.len());
-    let mut at = 0;
-    for f in spans {
-        if f.start < at || f.end > text.len() {
-            continue;
-        }
-        let (Some(before), true) = (text.get(at..f.start), text.is_char_boundary(f.end)) else {
-            continue;
-        };
-        out.push_str(before);
-        out.push_str("[REDACTED:");
-        out.push_str(f.family);
-        out.push(']');
-        at = f.end;
-    }
-    out.push_str(text.get(at..).unwrap_or(""));
-    out
-}
-
-/// `text` with the findings blanked by spaces, keeping its byte layout (so
-/// the classifier never reads a secret's characters as cues).
-pub fn mask(text: &str, findings: &[Finding]) -> String {
-    let mut bytes = text.as_bytes().to_vec();
-    for f in findings {
-        if f.start <= f.end
-            && f.end <= text.len()
-            && text.is_char_boundary(f.start)
-            && text.is_char_boundary(f.end)
-        {
-            for b in &mut bytes[f.start..f.end] {
-                *b = b' ';
-            }
-        }
-    }
-    // Whole characters were replaced by ASCII, so this cannot fail; fall
-    // back to the original rather than panic.
-    String::from_utf8(bytes).unwrap_or_else(|_| text.to_string())
 }
 
 /// Secrets and credentials in `text`.
@@ -177,51 +104,6 @@ fn secrets_in(text: &str, folded: &str, wp: &WritePolicy) -> Vec<Finding> {
     dedup(out)
 }
 
-/// Keep the first of overlapping findings (sorted by position).
-fn dedup(mut v: Vec<Finding>) -> Vec<Finding> {
-    v.sort_by_key(|f| (f.start, std::cmp::Reverse(f.end)));
-    let mut out: Vec<Finding> = Vec::new();
-    for f in v {
-        if out.iter().any(|g| f.start < g.end && g.start < f.end) {
-            continue;
-        }
-        out.push(f);
-    }
-    out
-}
-
-fn b(text: &str, i: usize) -> Option<u8> {
-    text.as_bytes().get(i).copied()
-}
-
-fn is_alnum(c: Option<u8>) -> bool {
-    c.is_some_and(|c| c.is_ascii_alphanumeric())
-}
-
-/// Extend from `i` while bytes satisfy `ok`; the end.
-fn run(text: &str, mut i: usize, ok: impl Fn(u8) -> bool) -> usize {
-    while b(text, i).is_some_and(&ok) {
-        i += 1;
-    }
-    i
-}
-
-fn finding(
-    family: &'static str,
-    label: &'static str,
-    hint: String,
-    start: usize,
-    end: usize,
-) -> Finding {
-    Finding {
-        family,
-        label,
-        hint,
-        start,
-        end,
-    }
-}
-
 struct Prefix {
     prefix: &'static str,
     family: &'static str,
@@ -230,16 +112,6 @@ struct Prefix {
     max: usize,
     /// Characters allowed after the prefix.
     charset: fn(u8) -> bool,
-}
-
-fn upper_digit(c: u8) -> bool {
-    c.is_ascii_uppercase() || c.is_ascii_digit()
-}
-fn alnum(c: u8) -> bool {
-    c.is_ascii_alphanumeric()
-}
-fn alnum_dash(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'-' || c == b'_'
 }
 
 const fn pfx(
@@ -310,10 +182,6 @@ fn prefixed_tokens(text: &str, out: &mut Vec<Finding>) {
             out.push(finding(p.family, p.label, format!("{}…", p.prefix), i, end));
         }
     }
-}
-
-fn b64url(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'-' || c == b'_' || c == b'=' || c == b'+' || c == b'/'
 }
 
 /// JSON Web Tokens: three base64url parts, the first an encoded `{"`.
@@ -508,10 +376,6 @@ fn webhook_urls(text: &str, out: &mut Vec<Finding>) {
     }
 }
 
-fn ident(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'-'
-}
-
 /// Environment dumps: many `KEY=value` pairs, whose random-looking values
 /// are taken as secrets whatever the key (named keys are `keyvalue`'s).
 fn environment_dumps(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
@@ -556,143 +420,6 @@ fn environment_dumps(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
             ));
         }
     }
-}
-
-/// A placeholder, a reference or code, not a secret (see `placeholder`).
-fn placeholder(v: &str) -> bool {
-    placeholder::why_not_secret(v).is_some() || v.trim().is_empty()
-}
-
-fn has_digit(v: &str) -> bool {
-    v.bytes().any(|c| c.is_ascii_digit())
-}
-
-fn has_symbol(v: &str) -> bool {
-    v.bytes()
-        .any(|c| c.is_ascii_punctuation() && !matches!(c, b'-' | b'_' | b'.'))
-}
-
-/// Credential-like: not a plain word.
-fn credential_like(v: &str) -> bool {
-    let upper = v.bytes().any(|c| c.is_ascii_uppercase());
-    let lower = v.bytes().any(|c| c.is_ascii_lowercase());
-    v.chars().count() >= 4
-        && v.is_ascii()
-        && (has_digit(v) || has_symbol(v) || (upper && lower && v.len() >= 8) || v.len() >= 16)
-}
-
-/// Shannon entropy in bits per character.
-pub fn entropy(v: &str) -> f64 {
-    let mut counts = [0u32; 256];
-    let mut n = 0u32;
-    for c in v.bytes() {
-        counts[c as usize] += 1;
-        n += 1;
-    }
-    if n == 0 {
-        return 0.0;
-    }
-    counts
-        .iter()
-        .filter(|&&k| k > 0)
-        .map(|&k| {
-            let p = k as f64 / n as f64;
-            -p * p.log2()
-        })
-        .sum()
-}
-
-/// Random-looking: high entropy, and character classes alternate quickly
-/// (identifiers like "customerDedupeService2024" have long runs).
-fn looks_random(v: &str, wp: &WritePolicy) -> bool {
-    let class = |c: u8| -> u8 {
-        if c.is_ascii_uppercase() {
-            0
-        } else if c.is_ascii_lowercase() {
-            1
-        } else if c.is_ascii_digit() {
-            2
-        } else {
-            3
-        }
-    };
-    let bytes = v.as_bytes();
-    let Some(&first) = bytes.first() else {
-        return false;
-    };
-    let mut runs = 1usize;
-    let mut last = class(first);
-    for &c in &bytes[1..] {
-        let k = class(c);
-        if k != last {
-            runs += 1;
-            last = k;
-        }
-    }
-    let mean_run = bytes.len() as f64 / runs as f64;
-    let classes = [0u8, 1, 2]
-        .iter()
-        .filter(|k| bytes.iter().any(|&c| class(c) == **k))
-        .count();
-    classes >= 3 && entropy(v) >= wp.entropy_min_bits && mean_run <= wp.entropy_max_mean_run
-}
-
-/// Random by its alphabet, for single-case tokens `looks_random` (which
-/// wants upper, lower and digits) cannot judge: lower- or upper-case
-/// letters with digits (base 36, as in "i33p2ubu7dx8…"), at least
-/// `entropy_single_case_min_len` long, with `entropy_single_case_min_bits`.
-/// Hex alone is never enough: hashes and revisions are hex.
-fn random_by_alphabet(v: &str, wp: &WritePolicy) -> bool {
-    let bytes = v.as_bytes();
-    let letters = bytes.iter().filter(|c| c.is_ascii_alphabetic()).count();
-    let digits = bytes.iter().filter(|c| c.is_ascii_digit()).count();
-    let hex = bytes.iter().all(u8::is_ascii_hexdigit);
-    let single_case =
-        !bytes.iter().any(u8::is_ascii_uppercase) || !bytes.iter().any(u8::is_ascii_lowercase);
-    single_case
-        && !hex
-        && letters + digits == bytes.len()
-        && bytes.len() >= wp.entropy_single_case_min_len
-        && letters >= 4
-        && digits >= 4
-        && entropy(v) >= wp.entropy_single_case_min_bits
-}
-
-/// A provider-prefixed token ("dop_v1_…", "sntryu_…", "shpat_…"): a short
-/// lettered prefix, `_` or `-`, and a long random body, judged by the
-/// body's alphabet (a hex body counts here: the prefix says it is a
-/// credential, not a digest). Returns the prefix.
-fn provider_prefixed<'a>(v: &'a str, wp: &WritePolicy) -> Option<&'a str> {
-    if v.len() < 22 || !v.contains(['_', '-']) {
-        return None;
-    }
-    let body = v.split(['_', '-']).max_by_key(|seg| seg.len())?;
-    let at = v.find(body)?;
-    let prefix = v.get(..at)?;
-    let head = prefix.trim_end_matches(['_', '-']);
-    let lettered = head.len() >= 2
-        && head.len() <= 16
-        && head.bytes().next().is_some_and(|c| c.is_ascii_alphabetic())
-        && head.bytes().filter(u8::is_ascii_alphabetic).count() >= 2;
-    let digest = head.split(['_', '-']).any(|p| {
-        wp.cues
-            .digest_prefixes
-            .contains(&p.to_ascii_lowercase().as_str())
-    });
-    if !lettered || digest || at + body.len() != v.len() || body.len() < 20 {
-        return None;
-    }
-    let hex = body.bytes().all(|c| c.is_ascii_hexdigit());
-    let letters = body.bytes().filter(u8::is_ascii_alphabetic).count();
-    let digits = body.bytes().filter(u8::is_ascii_digit).count();
-    // The prefix already says "credential": a shorter body of any random
-    // alphabet will do (hex from 32 characters).
-    let random = if hex {
-        letters > 0 && digits > 0 && body.len() >= 32 && entropy(body) >= 3.0
-    } else {
-        letters >= 3 && digits >= 3 && entropy(body) >= wp.entropy_min_bits
-    };
-    random.then_some(prefix)
 }
 
 /// Where a keyword's value starts: skip a continued key ("_hash"), up to a
@@ -887,19 +614,6 @@ fn keyword_values(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Find
     }
 }
 
-/// A token, not a word: random by its alphabet, provider-prefixed, or at
-/// least 12 characters mixing letters and digits.
-fn token_like(v: &str, wp: &WritePolicy) -> bool {
-    looks_random(v, wp)
-        || random_by_alphabet(v, wp)
-        || provider_prefixed(v, wp).is_some()
-        || (v.len() >= 12
-            && has_digit(v)
-            && v.bytes().filter(u8::is_ascii_alphabetic).count() >= 4
-            && v.bytes()
-                .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_'))
-}
-
 fn label_of(keyword: &str) -> &'static str {
     match keyword {
         "password" | "passwd" | "pwd" | "passphrase" | "密码" | "口令" | "pin" => "password",
@@ -908,21 +622,6 @@ fn label_of(keyword: &str) -> &'static str {
         "private key" | "private_key" | "私钥" => "private key",
         _ => "API key or secret",
     }
-}
-
-/// Keyword hits where an ASCII keyword may sit inside an identifier
-/// ("MYSQL_PASSWORD") but not inside a longer word ("passwords", "spin").
-fn keyword_hits(folded: &str, keywords: &'static [&'static str]) -> Vec<Hit> {
-    crate::analysis::cues::occurrences(folded, keywords)
-        .into_iter()
-        .filter(|h| {
-            let ascii = h.cue.is_ascii();
-            let letter_before =
-                h.start > 0 && b(folded, h.start - 1).is_some_and(|c| c.is_ascii_alphabetic());
-            let letter_after = b(folded, h.end).is_some_and(|c| c.is_ascii_alphabetic());
-            !(ascii && (letter_before || letter_after))
-        })
-        .collect()
 }
 
 /// Account/password pairs: "账号 svc_ledger / R4t!u8Pq2z", "login: admin:P@ss1".

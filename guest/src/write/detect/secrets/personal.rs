@@ -3,7 +3,8 @@
 //! passport numbers, health conditions, e-mail addresses.
 
 use super::checksums as ck;
-use super::{b, dedup, finding, is_alnum, keyword_hits, run, Finding};
+use super::finding::{dedup, finding, Finding};
+use super::scan::{b, is_alnum, keyword_hits, run};
 use crate::analysis::cues::{find_any, fold};
 use crate::core::config::WritePolicy;
 

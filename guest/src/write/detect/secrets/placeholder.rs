@@ -159,18 +159,10 @@ fn code(v: &str) -> bool {
     called || member_path
 }
 
-/// A secret-named key given a placeholder value ("API_KEY=your_api_key_here",
-/// "password: [PASSWORD]"): what the value gate can say when such a line
-/// holds nothing worth keeping. Returns "KEY=…: <why>".
-pub fn placeholder_credential(text: &str) -> Option<String> {
-    super::keyvalue::pairs(text)
-        .into_iter()
-        .find_map(|p| why_not_secret(&p.value).map(|why| format!("{}: {why}", p.key)))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::write::detect::secrets::placeholder_credential;
 
     #[test]
     fn placeholders_by_shape() {

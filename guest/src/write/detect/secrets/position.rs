@@ -13,8 +13,9 @@
 //! The value is then judged as `keyvalue` judges a pair (placeholders,
 //! references and variable names are not secrets).
 
+use super::finding::{finding, Finding};
 use super::keyvalue::{is_secret_value, key_strength, KeyStrength, Pair};
-use super::{finding, Finding};
+use super::scan::{b, run};
 use crate::core::config::WritePolicy;
 
 /// Keys whose value names the sibling `value` field's meaning.
@@ -63,10 +64,10 @@ fn xml_elements(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
     let mut from = 0;
     while let Some(i) = text.get(from..).and_then(|r| r.find('<')).map(|i| from + i) {
         from = i + 1;
-        let name_end = super::run(text, i + 1, |c| {
+        let name_end = run(text, i + 1, |c| {
             c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b':')
         });
-        if name_end == i + 1 || super::b(text, name_end) != Some(b'>') {
+        if name_end == i + 1 || b(text, name_end) != Some(b'>') {
             continue;
         }
         let name = &text[i + 1..name_end];
