@@ -52,8 +52,9 @@ impl Api<'_> {
     ) -> Result<Response, ApiError> {
         let matched = resolve(&req.method, &req.path)?;
         let endpoint = matched.route.endpoint;
+        // The health check needs no key.
         if endpoint == Endpoint::Health {
-            return Ok(Response::json(json!({"status": "ok"}).to_string()));
+            return Ok(healthy());
         }
         let authed = authenticate(self.keys, req.header("authorization"))?;
         if let Some(rate) = &self.limits.rate {
@@ -62,7 +63,7 @@ impl Api<'_> {
         let p = &authed.principal;
         let ndjson = req.wants_ndjson();
         match endpoint {
-            Endpoint::Health => Ok(Response::json(json!({"status": "ok"}).to_string())),
+            Endpoint::Health => Ok(healthy()),
             Endpoint::Info => {
                 let info = policy.info(p)?;
                 Ok(Response::json(Value::Object(info).to_string()))
@@ -137,6 +138,11 @@ impl Api<'_> {
             }
         }
     }
+}
+
+/// `GET /healthz`'s answer.
+fn healthy() -> Response {
+    Response::json(json!({"status": "ok"}).to_string())
 }
 
 /// Refuse the request if any item's scope is outside the key's principal.

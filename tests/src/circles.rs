@@ -542,7 +542,9 @@ pub fn crate_roots(repo: &Path) -> Vec<PathBuf> {
     roots
 }
 
-fn find_manifests(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Every `Cargo.toml` under `dir`, skipping `target/`, `node_modules/` and
+/// hidden folders, in path order.
+pub fn find_manifests(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };

@@ -135,6 +135,15 @@ pub fn cli_bytes(args: &[&str], stdin: &[u8]) -> Result<String, engram_cli::cli:
 }
 
 /// A unique temporary database path.
+/// An empty directory `<tmp>/<group>/<name>` (what an earlier run left
+/// there removed first); `tmp` is a test binary's `CARGO_TARGET_TMPDIR`.
+pub fn fresh_dir(tmp: &str, group: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(tmp).join(group).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create the test directory");
+    dir
+}
+
 pub fn temp_db(name: &str) -> String {
     let dir = std::env::temp_dir().join(format!("engram-tests-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");

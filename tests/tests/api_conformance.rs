@@ -23,12 +23,7 @@ fn cases() -> Value {
 }
 
 fn work_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("engram-api")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create the test directory");
-    dir
+    engram_tests::fresh_dir(env!("CARGO_TARGET_TMPDIR"), "engram-api", name)
 }
 
 /// A key per principal of the file's `keys`, by the principal's name.

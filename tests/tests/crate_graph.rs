@@ -5,6 +5,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use engram_tests::circles::find_manifests;
+
 fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -49,27 +51,11 @@ fn rules() -> Vec<(String, Option<BTreeSet<String>>)> {
 
 /// Every package's name and the Engram crates among its normal and build
 /// dependencies (dev-dependencies are the tests' business).
-fn manifests(dir: &Path, out: &mut Vec<(String, BTreeSet<String>)>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        let n = p
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("")
-            .to_string();
-        if p.is_dir() {
-            if !(n == "target" || n == "node_modules" || n.starts_with('.')) {
-                manifests(&p, out);
-            }
-            continue;
-        }
-        if n != "Cargo.toml" {
-            continue;
-        }
+fn packages(repo: &Path) -> Vec<(String, BTreeSet<String>)> {
+    let mut manifests = Vec::new();
+    find_manifests(repo, &mut manifests);
+    let mut out = Vec::new();
+    for p in manifests {
         let text = std::fs::read_to_string(&p).unwrap();
         let mut name = None;
         let mut deps = BTreeSet::new();
@@ -94,6 +80,7 @@ fn manifests(dir: &Path, out: &mut Vec<(String, BTreeSet<String>)>) {
             out.push((name, deps));
         }
     }
+    out
 }
 
 #[test]
@@ -103,8 +90,7 @@ fn every_crate_depends_only_on_what_architecture_allows() {
         rules.len() >= 8,
         "ARCHITECTURE.md's crates table: {rules:?}"
     );
-    let mut packages = Vec::new();
-    manifests(&repo_root(), &mut packages);
+    let packages = packages(&repo_root());
     assert!(packages.len() >= 10, "{packages:?}");
     let mut wrong = Vec::new();
     for (name, deps) in &packages {

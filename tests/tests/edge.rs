@@ -149,12 +149,7 @@ fn repo_root() -> std::path::PathBuf {
 }
 
 fn work_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("engram-edge")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create the test directory");
-    dir
+    engram_tests::fresh_dir(env!("CARGO_TARGET_TMPDIR"), "engram-edge", name)
 }
 
 fn the_scenario() -> Value {
