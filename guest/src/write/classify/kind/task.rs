@@ -3,8 +3,7 @@
 //! about something at hand, a plan for the day at hand.
 
 use crate::analysis::cues::fold;
-use crate::types::CandidateKind;
-use crate::write::classify::kind::rule::{Decided, Evidence, KindRule};
+use crate::write::classify::kind::rule::{task_state, Decided, Evidence, KindRule};
 use crate::write::classify::signals::Signals;
 
 /// An explicit task-scope cue ("这次", "for now").
@@ -18,12 +17,16 @@ impl KindRule for TaskCue {
         signals: &mut Signals,
     ) -> Option<Decided> {
         let h = e.s.task.first()?;
-        reasons.push(format!(
-            "task-scope cue '{}': valid only for the current task",
-            h.cue
-        ));
-        signals.task_scope = Some(h.cue.to_string());
-        Some((CandidateKind::Working, true))
+        task_state(
+            reasons,
+            signals,
+            format!(
+                "task-scope cue '{}': valid only for the current task",
+                h.cue
+            ),
+            h.cue.to_string(),
+            true,
+        )
     }
 }
 
@@ -39,12 +42,16 @@ impl KindRule for TaskDeixis {
         signals: &mut Signals,
     ) -> Option<Decided> {
         let h = e.s.task_deixis.first().filter(|_| e.s.persist.is_empty())?;
-        reasons.push(format!(
-            "task scope: a deictic with a task object ('{}'): valid only for the current task",
-            h.cue
-        ));
-        signals.task_scope = Some(h.cue.to_string());
-        Some((CandidateKind::Working, true))
+        task_state(
+            reasons,
+            signals,
+            format!(
+                "task scope: a deictic with a task object ('{}'): valid only for the current task",
+                h.cue
+            ),
+            h.cue.to_string(),
+            true,
+        )
     }
 }
 
@@ -71,12 +78,16 @@ impl KindRule for Ongoing {
         if !applies {
             return None;
         }
-        reasons.push(format!(
-            "an activity in progress ('{p}'): the current task's state, not a lasting fact"
-        ));
         signals.structural = Some("an activity in progress".into());
-        signals.task_scope = Some(p.clone());
-        Some((CandidateKind::Working, true))
+        task_state(
+            reasons,
+            signals,
+            format!(
+                "an activity in progress ('{p}'): the current task's state, not a lasting fact"
+            ),
+            p,
+            true,
+        )
     }
 }
 
@@ -97,11 +108,13 @@ impl KindRule for Progress {
             .progress
             .as_ref()
             .filter(|_| undated && s.persist.is_empty())?;
-        reasons.push(format!(
-            "progress or status line ('{p}'): task state, not a lasting fact or event"
-        ));
-        signals.task_scope = Some(p.clone());
-        Some((CandidateKind::Working, true))
+        task_state(
+            reasons,
+            signals,
+            format!("progress or status line ('{p}'): task state, not a lasting fact or event"),
+            p.clone(),
+            true,
+        )
     }
 }
 
@@ -124,12 +137,16 @@ impl KindRule for SoftTaskCue {
         {
             return None;
         }
-        reasons.push(format!(
-            "task-scope cue '{}': valid only for the current task",
-            h.cue
-        ));
-        signals.task_scope = Some(h.cue.to_string());
-        Some((CandidateKind::Working, false))
+        task_state(
+            reasons,
+            signals,
+            format!(
+                "task-scope cue '{}': valid only for the current task",
+                h.cue
+            ),
+            h.cue.to_string(),
+            false,
+        )
     }
 }
 
@@ -166,12 +183,10 @@ impl KindRule for RequestAtHand {
         if !applies {
             return None;
         }
-        reasons.push(format!(
+        task_state(reasons, signals, format!(
             "request '{r}' about something at hand ('{}') with no persistence cue: for the current task",
             h.cue
-        ));
-        signals.task_scope = Some(h.cue.to_string());
-        Some((CandidateKind::Working, false))
+        ), h.cue.to_string(), false)
     }
 }
 
@@ -194,11 +209,13 @@ impl KindRule for NearPlan {
         {
             return None;
         }
-        reasons.push(format!(
-            "plan for the day at hand ('{when}'), nothing completed: for the current task"
-        ));
-        signals.task_scope = Some(when.clone());
-        Some((CandidateKind::Working, true))
+        task_state(
+            reasons,
+            signals,
+            format!("plan for the day at hand ('{when}'), nothing completed: for the current task"),
+            when.clone(),
+            true,
+        )
     }
 }
 
