@@ -17,16 +17,7 @@ impl KindRule for TaskCue {
         signals: &mut Signals,
     ) -> Option<Decided> {
         let h = e.s.task.first()?;
-        task_state(
-            reasons,
-            signals,
-            format!(
-                "task-scope cue '{}': valid only for the current task",
-                h.cue
-            ),
-            h.cue.to_string(),
-            true,
-        )
+        task_cue(h.cue, reasons, signals, true)
     }
 }
 
@@ -137,16 +128,7 @@ impl KindRule for SoftTaskCue {
         {
             return None;
         }
-        task_state(
-            reasons,
-            signals,
-            format!(
-                "task-scope cue '{}': valid only for the current task",
-                h.cue
-            ),
-            h.cue.to_string(),
-            false,
-        )
+        task_cue(h.cue, reasons, signals, false)
     }
 }
 
@@ -217,6 +199,22 @@ impl KindRule for NearPlan {
             true,
         )
     }
+}
+
+/// A task-scope cue's decision (`TaskCue` strong, `SoftTaskCue` not).
+fn task_cue(
+    cue: &str,
+    reasons: &mut Vec<String>,
+    signals: &mut Signals,
+    strong: bool,
+) -> Option<Decided> {
+    task_state(
+        reasons,
+        signals,
+        format!("task-scope cue '{cue}': valid only for the current task"),
+        cue.to_string(),
+        strong,
+    )
 }
 
 /// An activity the speaker is in the middle of: Chinese 正在 (or 目前在 /
