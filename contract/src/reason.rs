@@ -139,7 +139,13 @@ impl crate::types::Reason {
     /// The reason as a decision's reasons say it: a gate's reason after its
     /// gate's name (`render_in_decision`).
     pub fn in_decision(&self) -> Self {
-        match self.code().and_then(ReasonCode::gate) {
+        // The gate's name from the code's text (as `ReasonCode::gate` has it).
+        let gate = self
+            .code
+            .strip_prefix("gate.")
+            .and_then(|rest| rest.split_once('.'))
+            .map(|(gate, _)| gate);
+        match gate {
             Some(gate) => crate::types::Reason {
                 text: format!("{gate} gate: {}", self.text),
                 ..self.clone()
