@@ -8,11 +8,17 @@
 //! `schema` feature, a JSON Schema; every record, variant and enum gets
 //! wasmtime's component derives behind the `wasmtime` feature, each field
 //! and case named as in WIT.
+//!
+//! It also compiles the reason vocabulary (`contract/reasons.txt`) into the
+//! enum `ReasonCode` (`build/reasons.rs`).
 
 use std::path::PathBuf;
 
 use wit_bindgen_core::{Files, WorldGenerator};
 use wit_parser::{Resolve, TypeDefKind};
+
+#[path = "build/reasons.rs"]
+mod reasons;
 
 const INTERFACE: &str = "engram:memory/types@0.1.0";
 
@@ -97,6 +103,12 @@ fn main() -> anyhow::Result<()> {
     let source = std::str::from_utf8(contents)?;
     std::fs::write(out.join("data_model.rs"), without_world_section(source))?;
     std::fs::write(out.join("names.rs"), names)?;
+
+    let vocabulary = manifest.join("reasons.txt");
+    println!("cargo:rerun-if-changed={}", vocabulary.display());
+    let list =
+        reasons::parse(&std::fs::read_to_string(&vocabulary)?).map_err(anyhow::Error::msg)?;
+    std::fs::write(out.join("reasons.rs"), reasons::generate(&list))?;
     Ok(())
 }
 

@@ -8,7 +8,8 @@
 //! error is worded for a person; `reach`,
 //! a principal's reach and the wording of a denial; `time`, RFC 3339;
 //! `owner`, whose tombstones a principal sees and how their keys are
-//! derived).
+//! derived; `reason`, the closed vocabulary of the policy's reason codes
+//! and the one rendering of their sentences).
 //!
 //! The crate is compiled into the component, which exports it as the
 //! `json` interface (`wit/json.wit`): the CLI, `engram serve`, `engram
@@ -37,10 +38,13 @@ pub mod message;
 pub mod ops;
 pub mod owner;
 pub mod reach;
+pub mod reason;
 pub mod route;
 pub mod time;
 pub mod wire;
 
+#[cfg(feature = "schema")]
+pub mod constants;
 #[cfg(feature = "schema")]
 pub mod schema;
 

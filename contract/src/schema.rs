@@ -55,6 +55,8 @@ pub fn document() -> Value {
             }),
         );
     }
+    // The reason codes, whether or not an operation's types name them yet.
+    outputs.subschema_for::<crate::reason::ReasonCode>();
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Engram JSON contract (SPEC §4)",
@@ -443,8 +445,9 @@ pub fn python() -> String {
          by `cargo test -p engram-contract --features schema` (ENGRAM_BLESS=1 rewrites it).\n\
          Do not edit.\n\"\"\"\n\n\
          from __future__ import annotations\n\n\
-         from typing import Any, Dict, List, Literal, TypedDict, Union\n\n\n\
-         {classes}{aliases}"
+         from typing import Any, Dict, List, Literal, Tuple, TypedDict, Union\n\n\n\
+         {classes}{aliases}{}",
+        crate::constants::python()
     )
 }
 

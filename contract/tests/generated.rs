@@ -52,6 +52,14 @@ fn the_python_typed_dicts_are_up_to_date() {
 }
 
 #[test]
+fn the_javascript_constants_are_up_to_date() {
+    check(
+        "packages/npm/src/contract.js",
+        engram_contract::constants::javascript(),
+    );
+}
+
+#[test]
 fn every_operation_is_in_the_schema_with_a_self_contained_input() {
     let doc = engram_contract::schema::document();
     for op in engram_contract::OPERATIONS {

@@ -25,8 +25,8 @@ use rusqlite::{
 
 use crate::backend::Backend;
 use crate::bindings::{
-    Datetime, Event, Filter, MemoryKind, Principal, Receipt, Scope, ScopeMatch, Sensitivity,
-    Status, StoreError, Stored, TermStats, Tombstone, WeightedTerm, WriteOp,
+    Datetime, Event, Filter, MemoryKind, Principal, Receipt, Scope, ScopeMatch, Status, StoreError,
+    Stored, TermStats, Tombstone, WeightedTerm, WriteOp,
 };
 use crate::bindings::{Memory, Payload};
 use crate::fingerprint::{FingerprintSecret, KeyHolder, KeySource};
@@ -228,14 +228,6 @@ fn status_name(s: Status) -> &'static str {
 }
 fn kind_name(k: MemoryKind) -> &'static str {
     k.name()
-}
-fn sensitivity_rank(s: Sensitivity) -> i64 {
-    match s {
-        Sensitivity::Public => 0,
-        Sensitivity::Internal => 1,
-        Sensitivity::Personal => 2,
-        Sensitivity::Sensitive => 3,
-    }
 }
 
 impl SqliteStore {
@@ -770,7 +762,7 @@ fn where_clause_on(a: &str, f: &Filter) -> (String, Vec<Box<dyn ToSql>>) {
     }
     if let Some(s) = f.sensitivity_max {
         sql.push(format!("{a}.sensitivity <= ?"));
-        args.push(Box::new(sensitivity_rank(s)));
+        args.push(Box::new(i64::from(s.rank())));
     }
     if let Some(s) = &f.subject {
         sql.push("m.subject = ?".into());
@@ -875,7 +867,7 @@ fn write_row(
             .and_then(|mut st| {
                 st.execute(params![
                     m.id, m.revision, m.scope.tenant, m.scope.user, m.scope.project, m.scope.thread, m.scope.agent,
-                    kind_name(m.kind), status_name(m.status), sensitivity_rank(m.sensitivity),
+                    kind_name(m.kind), status_name(m.status), i64::from(m.sensitivity.rank()),
                     m.valid_from.map(|d| d.epoch_ms), m.valid_to.map(|d| d.epoch_ms),
                     c.subject, c.predicate, c.condition, m.provenance.source.reference,
                     m.updated_at.epoch_ms, etag, length, m.access_count, body
@@ -892,7 +884,7 @@ fn write_row(
             )
             .and_then(|mut st| {
                 st.execute(params![
-                    status_name(m.status), sensitivity_rank(m.sensitivity),
+                    status_name(m.status), i64::from(m.sensitivity.rank()),
                     m.valid_from.map(|d| d.epoch_ms), m.valid_to.map(|d| d.epoch_ms),
                     c.subject, c.predicate, c.condition, m.provenance.source.reference,
                     m.updated_at.epoch_ms, etag, length, body, kind_name(m.kind), rid
@@ -939,7 +931,7 @@ fn write_postings(
     let (kind, status, sens) = (
         kind_name(m.kind),
         status_name(m.status),
-        sensitivity_rank(m.sensitivity),
+        i64::from(m.sensitivity.rank()),
     );
     let (vf, vt) = (
         m.valid_from.map(|d| d.epoch_ms),

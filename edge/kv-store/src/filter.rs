@@ -10,13 +10,13 @@ use crate::model::{Class, Row};
 use crate::types::{Scope, Sensitivity, Status};
 use engram_contract::reach::{self, Reach};
 
+/// A level's rank (`engram_contract::types::Sensitivity::rank`): this
+/// component's own bindings of the WIT enum have its cases in WIT order, as
+/// the contract's do.
 pub fn sensitivity_rank(s: Sensitivity) -> u8 {
-    match s {
-        Sensitivity::Public => 0,
-        Sensitivity::Internal => 1,
-        Sensitivity::Personal => 2,
-        Sensitivity::Sensitive => 3,
-    }
+    engram_contract::types::Sensitivity::ALL
+        .get(s as usize)
+        .map_or(u8::MAX, |c| c.rank())
 }
 
 /// Why `scope` lies outside `principal`, as every store words it

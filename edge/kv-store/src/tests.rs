@@ -708,3 +708,22 @@ fn a_scrub_stays_within_its_scope_and_an_update_keeps_its_scope() {
     })]);
     assert!(matches!(r, Err(StoreError::Conflict(_))), "{r:?}");
 }
+
+#[test]
+fn sensitivity_ranks_are_the_contracts() {
+    let ours = [
+        Sensitivity::Public,
+        Sensitivity::Internal,
+        Sensitivity::Personal,
+        Sensitivity::Sensitive,
+    ];
+    let ranks: Vec<u8> = ours
+        .iter()
+        .map(|s| crate::filter::sensitivity_rank(*s))
+        .collect();
+    let contract: Vec<u8> = engram_contract::types::Sensitivity::ALL
+        .iter()
+        .map(|s| s.rank())
+        .collect();
+    assert_eq!(ranks, contract);
+}

@@ -4,17 +4,7 @@
 
 use postgres::error::SqlState;
 
-use crate::bindings::{Memory, Payload, Sensitivity, StoreError};
-
-/// The `sensitivity` column: the levels in order, so a ceiling is a `<=`.
-pub(crate) fn sensitivity_rank(s: Sensitivity) -> i64 {
-    match s {
-        Sensitivity::Public => 0,
-        Sensitivity::Internal => 1,
-        Sensitivity::Personal => 2,
-        Sensitivity::Sensitive => 3,
-    }
-}
+use crate::bindings::{Memory, Payload, StoreError};
 
 /// A database error as the store interface names it: a unique or check
 /// violation is a `conflict` (an (id, revision) that exists, or a second

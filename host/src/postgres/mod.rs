@@ -33,7 +33,7 @@ use postgres::{Client, Row};
 use sha2::{Digest, Sha256};
 
 pub use crate::store_url::is_postgres_url;
-use columns::{db_err, key_columns, kind_name, sensitivity_rank, status_name};
+use columns::{db_err, key_columns, kind_name, status_name};
 use connect::{Conn, Pool};
 use sql::{exact_scope, filter_clause, needs_memory_columns, principal_clause, within_scope, Args};
 
@@ -985,7 +985,7 @@ fn rewrite_row(
     let (kind, status, sens) = (
         kind_name(m),
         status_name(m),
-        sensitivity_rank(m.sensitivity),
+        i64::from(m.sensitivity.rank()),
     );
     let (vf, vt) = (
         m.valid_from.map(|d| d.epoch_ms),

@@ -87,7 +87,7 @@ pub(crate) fn filter_clause(args: &mut Args, a: &str, f: &Filter) -> String {
     if let Some(s) = f.sensitivity_max {
         sql.push(format!(
             "{a}.sensitivity <= {}",
-            args.arg(super::columns::sensitivity_rank(s))
+            args.arg(i64::from(s.rank()))
         ));
     }
     if let Some(s) = &f.subject {

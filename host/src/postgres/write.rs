@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use postgres::Client;
 
-use super::columns::{db_err, key_columns, kind_name, sensitivity_rank, status_name};
+use super::columns::{db_err, key_columns, kind_name, status_name};
 use crate::bindings::{Insert, StoreError};
 
 /// The columns of the rows to insert, one vector per column.
@@ -52,7 +52,7 @@ pub(super) fn insert_many(c: &mut Client, inserts: &[&Insert]) -> Result<(), Sto
         col.agent.push(m.scope.agent.clone());
         col.kind.push(kind_name(m));
         col.status.push(status_name(m));
-        col.sensitivity.push(sensitivity_rank(m.sensitivity));
+        col.sensitivity.push(i64::from(m.sensitivity.rank()));
         col.valid_from.push(m.valid_from.map(|d| d.epoch_ms));
         col.valid_to.push(m.valid_to.map(|d| d.epoch_ms));
         col.subject.push(subject);

@@ -5,8 +5,9 @@
 
 import { StoreError } from '../errors.js';
 import { compareUtf8 } from '../bytes.js';
+import { SENSITIVITY_RANK } from '../contract.js';
 
-export const SENSITIVITY_RANK = { public: 0, internal: 1, personal: 2, sensitive: 3 };
+export { SENSITIVITY_RANK };
 const DIMENSIONS = ['user', 'project', 'thread', 'agent'];
 
 /**

@@ -20,11 +20,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from wasmtime.component import Record
 
+from .contract import SENSITIVITY_RANK
 from .errors import StoreError
 from .fingerprint import check_recorded, check_secret, key_id, random_secret, secret_from_hex, secret_to_file_text
 from .records import field, rec
-
-SENSITIVITY_RANK = {"public": 0, "internal": 1, "personal": 2, "sensitive": 3}
 
 # ---------------------------------------------------------------- capability
 
