@@ -5,7 +5,11 @@
 //! `--nocapture`, or read them in a failure) so a drop is visible before
 //! it reaches a floor.
 
+use engram_guest::write::model::blob::{Weights, HEADER};
+use engram_guest::write::model::{heads, with_heads};
+use engram_train::data::model_dir;
 use engram_train::eval::{self, TEST_SPLIT};
+use engram_train::heads::SENSITIVE;
 
 #[test]
 fn every_evaluation_set_scores_at_or_above_its_floors() {
@@ -26,5 +30,22 @@ fn every_evaluation_set_scores_at_or_above_its_floors() {
         "below the floors (train/eval-floors.txt):\n{}\n\nall sets:\n{}",
         failures.join("\n"),
         lines.join("\n")
+    );
+}
+
+/// The floors can fail: with the sensitive-data head silenced (its `none`
+/// bias at the maximum, so it finds nothing), health and pay statements it
+/// catches today are stored, and the unsafe-write floors say so.
+#[test]
+fn a_silenced_sensitive_head_falls_below_the_floors() {
+    let (kind, _) = heads();
+    let mut silenced = std::fs::read(model_dir().join(SENSITIVE.file)).expect("sensitive.bin");
+    silenced[HEADER] = 127;
+    let silenced: &'static [u8] = Box::leak(silenced.into_boxed_slice());
+    let silenced = Weights::parse(silenced).expect("still a weight file");
+    let (_, failures) = with_heads(kind, silenced, || eval::run().expect("the sets load"));
+    assert!(
+        failures.iter().any(|f| f.contains("unsafe writes")),
+        "silencing the sensitive-data head broke no floor: {failures:?}"
     );
 }
