@@ -6,6 +6,7 @@ use engram_guest::core::api::Ctx;
 use engram_guest::core::config::Policy;
 use engram_guest::core::model::filter;
 use engram_guest::core::store::{FixedClock, Store};
+use engram_guest::testing::candidate::candidate;
 use engram_guest::testing::memstore::MemStore;
 use engram_guest::types::*;
 use engram_guest::wit_store::{ScopeMatch, WriteOp};
@@ -31,27 +32,10 @@ fn scope() -> Scope {
 }
 
 fn cand(id: &str, text: &str, source: SourceKind) -> Candidate {
-    Candidate {
-        id: Some(id.into()),
-        text: text.into(),
-        scope: scope(),
-        source: Source {
-            kind: source,
-            reference: Some(format!("evt-{id}")),
-        },
-        observed_at: Some(shanghai_now()),
-        confidence: None,
-        kind_hint: None,
-        subject: None,
-        predicate: None,
-        object: None,
-        condition: None,
-        occurred_at: None,
-        valid_from: None,
-        valid_to: None,
-        entities: Vec::new(),
-        embedding: None,
-    }
+    let mut c = candidate(text, source, scope(), shanghai_now());
+    c.id = Some(id.into());
+    c.source.reference = Some(format!("evt-{id}"));
+    c
 }
 
 struct World {

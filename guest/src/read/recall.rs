@@ -776,5 +776,5 @@ fn recall_with(ctx: &Ctx, q: &Query, cache: &mut DocCache) -> Result<RecallResul
 }
 
 #[cfg(test)]
-#[path = "recall_tests.rs"]
+#[path = "recall_tests/mod.rs"]
 mod tests;

@@ -13,6 +13,7 @@
 
 use crate::core::api::Ctx;
 use crate::core::time::{days_from_civil, MS_PER_DAY};
+use crate::testing::candidate::candidate;
 use crate::types::{
     Candidate, Datetime, Entry, Error, ImportRecord, MemoryKind, Message, PackRequest,
     RecallOptions, Role, Scope, Snippet, Source, SourceKind,
@@ -81,24 +82,16 @@ fn record(
         kind,
         candidate: Candidate {
             id: Some(external_id.into()),
-            text: text.into(),
-            scope: project_scope(),
             source: Source {
                 kind: source,
                 reference: Some(reference.into()),
             },
-            observed_at: Some(observed_at),
-            confidence: None,
-            kind_hint: None,
             subject: key.map(|k| k.0.to_string()),
             predicate: key.map(|k| k.1.to_string()),
             object: key.map(|k| k.2.to_string()),
-            condition: None,
             occurred_at: (kind == MemoryKind::Episodic).then_some(observed_at),
-            valid_from: None,
-            valid_to: None,
             entities: entries(ents),
-            embedding: None,
+            ..candidate(text, source, project_scope(), observed_at)
         },
     }
 }

@@ -1,6 +1,8 @@
 //! Native test support (the `testing` feature): the in-memory store, the
-//! seed release scenario, and unit-test fixtures.
+//! seed release scenario, the shared candidate builder, and unit-test
+//! fixtures.
 
+pub mod candidate;
 pub mod demo;
 pub mod memstore;
 

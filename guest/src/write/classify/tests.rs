@@ -2,42 +2,30 @@
 //! language.
 
 use super::*;
-use crate::types::{Payload, Scope, Source, SourceKind};
+use crate::testing::candidate::candidate;
+use crate::types::{Payload, Scope, SourceKind};
+
+/// The moment the tests classify at when the time does not matter.
+const EPOCH: Datetime = Datetime {
+    epoch_ms: 0,
+    offset_minutes: 0,
+};
 
 fn cand(text: &str, source: SourceKind) -> Candidate {
-    Candidate {
-        id: None,
-        text: text.to_string(),
-        scope: Scope {
-            tenant: "t".into(),
-            user: Some("u1".into()),
-            project: None,
-            thread: None,
-            agent: None,
-        },
-        source: Source {
-            kind: source,
-            reference: None,
-        },
-        // 2026-09-02T10:00+08:00, a Wednesday.
-        observed_at: Some(Datetime {
-            epoch_ms: crate::core::time::days_from_civil(2026, 9, 2)
-                * crate::core::time::MS_PER_DAY
-                + 2 * 3_600_000,
-            offset_minutes: 480,
-        }),
-        confidence: None,
-        kind_hint: None,
-        subject: None,
-        predicate: None,
-        object: None,
-        condition: None,
-        occurred_at: None,
-        valid_from: None,
-        valid_to: None,
-        entities: Vec::new(),
-        embedding: None,
-    }
+    let scope = Scope {
+        tenant: "t".into(),
+        user: Some("u1".into()),
+        project: None,
+        thread: None,
+        agent: None,
+    };
+    // 2026-09-02T10:00+08:00, a Wednesday.
+    let observed = Datetime {
+        epoch_ms: crate::core::time::days_from_civil(2026, 9, 2) * crate::core::time::MS_PER_DAY
+            + 2 * 3_600_000,
+        offset_minutes: 480,
+    };
+    candidate(text, source, scope, observed)
 }
 
 fn kind(text: &str) -> CandidateKind {
@@ -46,23 +34,13 @@ fn kind(text: &str) -> CandidateKind {
 
 fn kind_from(text: &str, source: SourceKind) -> CandidateKind {
     let c = cand(text, source);
-    let cls = classify(
-        &c,
-        c.observed_at.unwrap_or(Datetime {
-            epoch_ms: 0,
-            offset_minutes: 0,
-        }),
-        &Policy::default(),
-    );
+    let cls = classify(&c, c.observed_at.unwrap_or(EPOCH), &Policy::default());
     cls.kind
 }
 
 fn learned_personal_family(text: &str) -> Option<&'static str> {
     let c = cand(text, SourceKind::User);
-    let now = c.observed_at.unwrap_or(Datetime {
-        epoch_ms: 0,
-        offset_minutes: 0,
-    });
+    let now = c.observed_at.unwrap_or(EPOCH);
     let cls = classify(&c, now, &Policy::default());
     let found = cls
         .reasons
@@ -151,28 +129,14 @@ fn never_panics_and_stays_fast_on_odd_or_long_text() {
             t.push_str(pieces[(seed % pieces.len() as u64) as usize]);
         }
         let c = cand(&t, SourceKind::Tool);
-        let _ = classify(
-            &c,
-            Datetime {
-                epoch_ms: 0,
-                offset_minutes: 0,
-            },
-            &policy,
-        );
+        let _ = classify(&c, EPOCH, &policy);
     }
     let long: String =
         "上周三先重启服务，再 retry the job if it failed; password is X7!kq2Lm9 以后 "
             .repeat(20_000 / 60);
     let started = std::time::Instant::now();
     let c = cand(&long, SourceKind::User);
-    let _ = classify(
-        &c,
-        Datetime {
-            epoch_ms: 0,
-            offset_minutes: 0,
-        },
-        &policy,
-    );
+    let _ = classify(&c, EPOCH, &policy);
     assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
 }
 
@@ -197,14 +161,7 @@ fn semantic_in_each_language() {
 #[test]
 fn deferral_is_not_persistence() {
     let c = cand("这个重构以后再说，先把 bug 修了", SourceKind::User);
-    let cls = classify(
-        &c,
-        Datetime {
-            epoch_ms: 0,
-            offset_minutes: 0,
-        },
-        &Policy::default(),
-    );
+    let cls = classify(&c, EPOCH, &Policy::default());
     assert!(
         cls.reasons.iter().any(|r| r.contains("以后再说")),
         "{:?}",
@@ -332,10 +289,7 @@ fn no_evidence_no_memory() {
         "Is the staging API down?",
     ] {
         let c = cand(t, SourceKind::User);
-        let now = c.observed_at.unwrap_or(Datetime {
-            epoch_ms: 0,
-            offset_minutes: 0,
-        });
+        let now = c.observed_at.unwrap_or(EPOCH);
         let cls = classify(&c, now, &Policy::default());
         assert_eq!(cls.kind, CandidateKind::None, "{t}: {:?}", cls.reasons);
         assert!(cls.signals.no_value.is_some(), "{t}");
@@ -423,14 +377,7 @@ fn hints_are_validated() {
         SourceKind::User,
     );
     c.kind_hint = Some(CandidateKind::Semantic);
-    let cls = classify(
-        &c,
-        Datetime {
-            epoch_ms: 0,
-            offset_minutes: 0,
-        },
-        &Policy::default(),
-    );
+    let cls = classify(&c, EPOCH, &Policy::default());
     assert_eq!(cls.kind, CandidateKind::Episodic);
     assert!(
         cls.reasons.iter().any(|r| r.contains("overruled")),
@@ -439,25 +386,11 @@ fn hints_are_validated() {
     );
     let mut c = cand("payment-service uses PostgreSQL", SourceKind::User);
     c.kind_hint = Some(CandidateKind::Procedural);
-    let cls = classify(
-        &c,
-        Datetime {
-            epoch_ms: 0,
-            offset_minutes: 0,
-        },
-        &Policy::default(),
-    );
+    let cls = classify(&c, EPOCH, &Policy::default());
     assert_eq!(cls.kind, CandidateKind::Semantic);
     let mut c = cand("Deploys go through the release train", SourceKind::User);
     c.kind_hint = Some(CandidateKind::Semantic);
-    let cls = classify(
-        &c,
-        Datetime {
-            epoch_ms: 0,
-            offset_minutes: 0,
-        },
-        &Policy::default(),
-    );
+    let cls = classify(&c, EPOCH, &Policy::default());
     assert_eq!(cls.kind, CandidateKind::Semantic);
     assert!(cls.reasons.iter().any(|r| r.contains("agrees")));
 }
@@ -468,14 +401,7 @@ fn episodes_carry_their_resolved_time() {
         "上周二的 refund batch 跑了一半就 timeout 了",
         SourceKind::User,
     );
-    let cls = classify(
-        &c,
-        Datetime {
-            epoch_ms: 0,
-            offset_minutes: 0,
-        },
-        &Policy::default(),
-    );
+    let cls = classify(&c, EPOCH, &Policy::default());
     let Some(Payload::Episodic(e)) = cls.payload else {
         panic!("not an episode: {:?}", cls.kind)
     };
@@ -490,14 +416,7 @@ fn episodes_carry_their_resolved_time() {
 #[test]
 fn procedures_get_steps() {
     let c = cand("Runbook: when a broker's disk passes 85%, first lower retention, then attach a volume, and only then rebalance partitions.", SourceKind::System);
-    let cls = classify(
-        &c,
-        Datetime {
-            epoch_ms: 0,
-            offset_minutes: 0,
-        },
-        &Policy::default(),
-    );
+    let cls = classify(&c, EPOCH, &Policy::default());
     let Some(Payload::Procedural(p)) = cls.payload else {
         panic!("not a procedure: {:?}", cls.kind)
     };
@@ -519,10 +438,7 @@ fn a_fact_keyed_by_the_caller_is_kept_whatever_its_names() {
     c.subject = Some("Brisco Tamarind".into());
     c.predicate = Some("employer".into());
     c.object = Some("Velloran Labs".into());
-    let at = Datetime {
-        epoch_ms: 0,
-        offset_minutes: 0,
-    };
+    let at = EPOCH;
     let cls = classify(&c, at, &Policy::default());
     assert_eq!(cls.kind, CandidateKind::Semantic, "{:?}", cls.reasons);
     // Without the key the same words are left to the model and rules.
@@ -533,54 +449,27 @@ fn a_fact_keyed_by_the_caller_is_kept_whatever_its_names() {
 
 #[test]
 fn semantic_keys() {
-    let c = cand(
-        "shipping-router 的主库是 TiDB 7.5，缓存用的是 Memcached。",
-        SourceKind::User,
-    );
-    let cls = classify(
-        &c,
-        Datetime {
-            epoch_ms: 0,
-            offset_minutes: 0,
-        },
-        &Policy::default(),
-    );
-    let Some(Payload::Semantic(p)) = cls.payload else {
-        panic!()
-    };
-    assert_eq!(
-        (p.subject.as_str(), p.predicate.as_str(), p.object.as_str()),
-        ("shipping-router", "主库", "TiDB 7.5")
-    );
-    let c = cand("以后请叫我林工", SourceKind::User);
-    let cls = classify(
-        &c,
-        Datetime {
-            epoch_ms: 0,
-            offset_minutes: 0,
-        },
-        &Policy::default(),
-    );
-    let Some(Payload::Semantic(p)) = cls.payload else {
-        panic!()
-    };
-    assert_eq!(
-        (p.subject.as_str(), p.predicate.as_str(), p.object.as_str()),
-        ("user:u1", "preferred_name", "林工")
-    );
+    for (text, key) in [
+        (
+            "shipping-router 的主库是 TiDB 7.5，缓存用的是 Memcached。",
+            ("shipping-router", "主库", "TiDB 7.5"),
+        ),
+        ("以后请叫我林工", ("user:u1", "preferred_name", "林工")),
+    ] {
+        let cls = classify(&cand(text, SourceKind::User), EPOCH, &Policy::default());
+        let Some(Payload::Semantic(p)) = cls.payload else {
+            panic!("not semantic: {text}")
+        };
+        assert_eq!(
+            (p.subject.as_str(), p.predicate.as_str(), p.object.as_str()),
+            key,
+            "{text}"
+        );
+    }
     // Two unrelated statements never share a key.
     let a = cand("I'm vegetarian", SourceKind::User);
     let b = cand("I prefer aisle seats", SourceKind::User);
-    let key = |c: &Candidate| match classify(
-        c,
-        Datetime {
-            epoch_ms: 0,
-            offset_minutes: 0,
-        },
-        &Policy::default(),
-    )
-    .payload
-    {
+    let key = |c: &Candidate| match classify(c, EPOCH, &Policy::default()).payload {
         Some(Payload::Semantic(p)) => (p.subject, p.predicate),
         _ => panic!(),
     };
@@ -596,14 +485,7 @@ fn a_given_predicate_takes_its_value_from_the_sentence() {
         let mut c = cand(text, SourceKind::User);
         c.subject = Some("user:u1".into());
         c.predicate = Some(predicate.into());
-        let cls = classify(
-            &c,
-            Datetime {
-                epoch_ms: 0,
-                offset_minutes: 0,
-            },
-            &Policy::default(),
-        );
+        let cls = classify(&c, EPOCH, &Policy::default());
         match cls.payload {
             Some(Payload::Semantic(p)) => (p.predicate, p.object),
             other => panic!("{text}: {other:?}"),

@@ -3,7 +3,8 @@
 use super::*;
 use crate::core::config::Policy;
 use crate::lifecycle::tombstone::Verdict;
-use crate::types::{Candidate, Memory, Payload, Scope, Source, SourceKind};
+use crate::testing::candidate::candidate;
+use crate::types::{Candidate, Memory, Payload, Scope, SourceKind};
 use crate::wit_store::Principal;
 
 const NOW: Datetime = Datetime {
@@ -12,33 +13,16 @@ const NOW: Datetime = Datetime {
 };
 
 fn cand(text: &str, source: SourceKind) -> Candidate {
-    Candidate {
-        id: None,
-        text: text.to_string(),
-        scope: Scope {
-            tenant: "acme".into(),
-            user: Some("u1".into()),
-            project: None,
-            thread: None,
-            agent: None,
-        },
-        source: Source {
-            kind: source,
-            reference: Some("evt-1".into()),
-        },
-        observed_at: Some(NOW),
-        confidence: None,
-        kind_hint: None,
-        subject: None,
-        predicate: None,
-        object: None,
-        condition: None,
-        occurred_at: None,
-        valid_from: None,
-        valid_to: None,
-        entities: Vec::new(),
-        embedding: None,
-    }
+    let scope = Scope {
+        tenant: "acme".into(),
+        user: Some("u1".into()),
+        project: None,
+        thread: None,
+        agent: None,
+    };
+    let mut c = candidate(text, source, scope, NOW);
+    c.source.reference = Some("evt-1".into());
+    c
 }
 
 fn principal(tenant: &str) -> Principal {

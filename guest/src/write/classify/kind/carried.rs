@@ -5,7 +5,7 @@
 
 use crate::core::model::source_label;
 use crate::types::CandidateKind;
-use crate::write::classify::kind::rule::{Decided, Evidence, KindRule};
+use crate::write::classify::kind::rule::{not_memory, Decided, Evidence, KindRule};
 use crate::write::classify::origin::{carrier, reject_injection};
 use crate::write::classify::signals::Signals;
 
@@ -61,10 +61,7 @@ impl KindRule for Trace {
     ) -> Option<Decided> {
         let cue = e.origin.trace.as_ref()?;
         let why = format!("a reasoning trace ('{cue}'): not memory");
-        reasons.push(why.clone());
-        signals.structural = Some("a reasoning trace".into());
-        signals.no_value = Some(why);
-        Some((CandidateKind::None, true))
+        not_memory(reasons, signals, "a reasoning trace", why)
     }
 }
 
@@ -81,10 +78,7 @@ impl KindRule for RawData {
     ) -> Option<Decided> {
         let what = e.origin.dump.as_ref().filter(|_| e.s.explicit.is_empty())?;
         let why = format!("raw data ({what}): keep a summary or a reference, not the payload");
-        reasons.push(why.clone());
-        signals.structural = Some("raw data".into());
-        signals.no_value = Some(why);
-        Some((CandidateKind::None, true))
+        not_memory(reasons, signals, "raw data", why)
     }
 }
 

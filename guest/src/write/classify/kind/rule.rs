@@ -1,5 +1,6 @@
 //! What a kind rule reads (`Evidence`) and the trait every rule implements
-//! (`KindRule`): decide the kind, with its reason, or pass to the next rule.
+//! (`KindRule`): decide the kind, with its reason, or pass to the next rule;
+//! and the decisions several rules share (`task_state`, `not_memory`).
 
 use crate::core::config::WritePolicy;
 use crate::types::{Candidate, CandidateKind};
@@ -42,4 +43,34 @@ pub(crate) trait KindRule: Sync {
         reasons: &mut Vec<String>,
         signals: &mut Signals,
     ) -> Option<Decided>;
+}
+
+/// Task state: `reason` recorded, `scope` noted as the words that make it
+/// the current task's, the kind `working` (`strong`: whether it overrules
+/// a caller's hint).
+pub(crate) fn task_state(
+    reasons: &mut Vec<String>,
+    signals: &mut Signals,
+    reason: String,
+    scope: String,
+    strong: bool,
+) -> Option<Decided> {
+    reasons.push(reason);
+    signals.task_scope = Some(scope);
+    Some((CandidateKind::Working, strong))
+}
+
+/// Not memory by its structure: `why` recorded as the reason and as the
+/// value gate's finding, `structure` named as the structural decision no
+/// model may overrule; the kind `none`, strong.
+pub(crate) fn not_memory(
+    reasons: &mut Vec<String>,
+    signals: &mut Signals,
+    structure: &str,
+    why: String,
+) -> Option<Decided> {
+    reasons.push(why.clone());
+    signals.structural = Some(structure.into());
+    signals.no_value = Some(why);
+    Some((CandidateKind::None, true))
 }

@@ -3,8 +3,7 @@
 //! about something at hand, a plan for the day at hand.
 
 use crate::analysis::cues::fold;
-use crate::types::CandidateKind;
-use crate::write::classify::kind::rule::{Decided, Evidence, KindRule};
+use crate::write::classify::kind::rule::{task_state, Decided, Evidence, KindRule};
 use crate::write::classify::signals::Signals;
 
 /// An explicit task-scope cue ("这次", "for now").
@@ -18,12 +17,7 @@ impl KindRule for TaskCue {
         signals: &mut Signals,
     ) -> Option<Decided> {
         let h = e.s.task.first()?;
-        reasons.push(format!(
-            "task-scope cue '{}': valid only for the current task",
-            h.cue
-        ));
-        signals.task_scope = Some(h.cue.to_string());
-        Some((CandidateKind::Working, true))
+        task_cue(h.cue, reasons, signals, true)
     }
 }
 
@@ -39,12 +33,16 @@ impl KindRule for TaskDeixis {
         signals: &mut Signals,
     ) -> Option<Decided> {
         let h = e.s.task_deixis.first().filter(|_| e.s.persist.is_empty())?;
-        reasons.push(format!(
-            "task scope: a deictic with a task object ('{}'): valid only for the current task",
-            h.cue
-        ));
-        signals.task_scope = Some(h.cue.to_string());
-        Some((CandidateKind::Working, true))
+        task_state(
+            reasons,
+            signals,
+            format!(
+                "task scope: a deictic with a task object ('{}'): valid only for the current task",
+                h.cue
+            ),
+            h.cue.to_string(),
+            true,
+        )
     }
 }
 
@@ -71,12 +69,16 @@ impl KindRule for Ongoing {
         if !applies {
             return None;
         }
-        reasons.push(format!(
-            "an activity in progress ('{p}'): the current task's state, not a lasting fact"
-        ));
         signals.structural = Some("an activity in progress".into());
-        signals.task_scope = Some(p.clone());
-        Some((CandidateKind::Working, true))
+        task_state(
+            reasons,
+            signals,
+            format!(
+                "an activity in progress ('{p}'): the current task's state, not a lasting fact"
+            ),
+            p,
+            true,
+        )
     }
 }
 
@@ -97,11 +99,13 @@ impl KindRule for Progress {
             .progress
             .as_ref()
             .filter(|_| undated && s.persist.is_empty())?;
-        reasons.push(format!(
-            "progress or status line ('{p}'): task state, not a lasting fact or event"
-        ));
-        signals.task_scope = Some(p.clone());
-        Some((CandidateKind::Working, true))
+        task_state(
+            reasons,
+            signals,
+            format!("progress or status line ('{p}'): task state, not a lasting fact or event"),
+            p.clone(),
+            true,
+        )
     }
 }
 
@@ -124,12 +128,7 @@ impl KindRule for SoftTaskCue {
         {
             return None;
         }
-        reasons.push(format!(
-            "task-scope cue '{}': valid only for the current task",
-            h.cue
-        ));
-        signals.task_scope = Some(h.cue.to_string());
-        Some((CandidateKind::Working, false))
+        task_cue(h.cue, reasons, signals, false)
     }
 }
 
@@ -166,12 +165,10 @@ impl KindRule for RequestAtHand {
         if !applies {
             return None;
         }
-        reasons.push(format!(
+        task_state(reasons, signals, format!(
             "request '{r}' about something at hand ('{}') with no persistence cue: for the current task",
             h.cue
-        ));
-        signals.task_scope = Some(h.cue.to_string());
-        Some((CandidateKind::Working, false))
+        ), h.cue.to_string(), false)
     }
 }
 
@@ -194,12 +191,30 @@ impl KindRule for NearPlan {
         {
             return None;
         }
-        reasons.push(format!(
-            "plan for the day at hand ('{when}'), nothing completed: for the current task"
-        ));
-        signals.task_scope = Some(when.clone());
-        Some((CandidateKind::Working, true))
+        task_state(
+            reasons,
+            signals,
+            format!("plan for the day at hand ('{when}'), nothing completed: for the current task"),
+            when.clone(),
+            true,
+        )
     }
+}
+
+/// A task-scope cue's decision (`TaskCue` strong, `SoftTaskCue` not).
+fn task_cue(
+    cue: &str,
+    reasons: &mut Vec<String>,
+    signals: &mut Signals,
+    strong: bool,
+) -> Option<Decided> {
+    task_state(
+        reasons,
+        signals,
+        format!("task-scope cue '{cue}': valid only for the current task"),
+        cue.to_string(),
+        strong,
+    )
 }
 
 /// An activity the speaker is in the middle of: Chinese 正在 (or 目前在 /

@@ -1,0 +1,45 @@
+//! What a time expression resolves to: the moment, its precision, where it
+//! stands in the text, and whether it is relative or a recurrence.
+
+use crate::core::time::local_day;
+use crate::types::Datetime;
+
+/// How precise a resolved time is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Precision {
+    Instant,
+    Day,
+    Week,
+    Month,
+    Year,
+}
+
+/// A resolved time expression.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resolved {
+    pub at: Datetime,
+    /// The words it was resolved from, as written.
+    pub expression: String,
+    pub precision: Precision,
+    /// Byte range of the expression in the text.
+    pub start: usize,
+    pub end: usize,
+    /// Relative to when it was said ("昨天"), not a calendar date.
+    pub relative: bool,
+    /// Preceded by a recurrence marker ("每周三", "every Monday"): a
+    /// schedule, not one moment.
+    pub recurring: bool,
+}
+
+impl Resolved {
+    /// Before the local day it was said in.
+    pub fn is_past(&self, observed: Datetime) -> bool {
+        local_day(self.at) < local_day(observed)
+            || (self.precision == Precision::Instant && self.at.epoch_ms < observed.epoch_ms)
+    }
+
+    /// After the local day it was said in (a plan, not an episode).
+    pub fn is_future(&self, observed: Datetime) -> bool {
+        local_day(self.at) > local_day(observed)
+    }
+}
