@@ -44,8 +44,8 @@ fn main() {
                 std::process::exit(2);
             }
         };
-        let c = match engram_guest::write::model::train::data::candidate(&v) {
-            Ok(c) => c,
+        let c: Candidate = match serde_json::from_value::<engram_contract::wire::CandidateIn>(v) {
+            Ok(c) => c.into(),
             Err(e) => {
                 eprintln!("line {}: {e}", n + 1);
                 std::process::exit(2);

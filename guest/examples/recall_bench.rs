@@ -15,7 +15,6 @@ use engram_guest::testing::memstore::MemStore;
 use engram_guest::types::{
     Candidate, Datetime, ImportRecord, MemoryKind, Query, Scope, Source, SourceKind,
 };
-use engram_guest::write::model::train::data::entries;
 use serde_json::Value;
 
 fn parse_datetime(s: &str) -> Option<Datetime> {
@@ -49,6 +48,14 @@ fn parse_datetime(s: &str) -> Option<Datetime> {
         epoch_ms: local - off * 60_000,
         offset_minutes: off as i32,
     })
+}
+
+/// A JSON object's members as entries, as the contract reads them.
+fn entries(v: Option<&Value>) -> Vec<engram_guest::types::Entry> {
+    v.cloned()
+        .and_then(|v| serde_json::from_value::<engram_contract::wire::Entries>(v).ok())
+        .map(|e| e.0)
+        .unwrap_or_default()
 }
 
 fn opt_str(v: &Value, k: &str) -> Option<String> {

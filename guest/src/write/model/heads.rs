@@ -4,10 +4,10 @@
 
 use crate::write::model::blob;
 
-/// The kind head's weights (`guest/model/weights.bin`, built by `train`).
+/// The kind head's weights (`guest/model/weights.bin`, built by `engram-train`).
 pub static WEIGHTS: blob::Weights<'static> = blob::Weights::embedded();
 /// The sensitive-data head's weights (`guest/model/sensitive.bin`, built by
-/// `train`; `model::sensitive`).
+/// `engram-train`; `model::sensitive`).
 pub static SENSITIVE: blob::Weights<'static> =
     blob::Weights::from_static(include_bytes!("../../../model/sensitive.bin"));
 

@@ -17,7 +17,7 @@
 //! reason names that segment and the features that carried it.
 //!
 //! The weights (`guest/model/injection.bin`, one i8 per bucket) are built
-//! by `train::injection` from `guest/model/injection/data/`, byte for byte
+//! by `engram-train injection` from `guest/model/injection/data/`, byte for byte
 //! (see `guest/model/injection/README.md`), and read in place.
 
 use super::blob::Weights;

@@ -5,9 +5,10 @@
 //! anchors, procedure and event scores, a rule kind); `features` turns that
 //! and the text into hashed feature ids, and `decide` scores the five kinds
 //! with integer weights compiled into the component (`weights.bin`, built by
-//! `train` from `guest/model/data/`, see `guest/model/README.md`). The kind it
-//! picks is what the gates consume: `none` is the value decision ("nothing
-//! worth keeping"), `working` the stability one. Hard rules stay above it:
+//! the `engram-train` crate, `train/`, from `guest/model/data/`: see
+//! `guest/model/README.md`). The kind it picks is what the gates consume:
+//! `none` is the value decision ("nothing worth keeping"), `working` the
+//! stability one. Hard rules stay above it:
 //! injections and untrusted instructions are decided before the model is
 //! asked, and secrets and personal data are gated whatever it says.
 //!
@@ -16,7 +17,8 @@
 //!
 //! The kind model is one *head*; other heads (`blob`: any class count,
 //! fewer buckets) score the same features for other decisions, with
-//! [`rank`] and [`pushes`], and train with the same recipe (`train::Head`).
+//! [`rank`] and [`pushes`], and train with the same recipe (`engram-train`'s
+//! `heads::Head`). This crate holds inference only: nothing here trains.
 
 pub mod blob;
 pub mod features;
@@ -24,8 +26,6 @@ pub mod heads;
 pub mod injection;
 pub mod score;
 pub mod sensitive;
-#[cfg(feature = "train")]
-pub mod train;
 
 use crate::types::CandidateKind;
 pub use features::Features;

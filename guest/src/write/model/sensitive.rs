@@ -22,12 +22,12 @@ use crate::write::detect::secrets::{Family, Finding};
 /// The head's classes, in weight order.
 pub const CLASSES: [&str; 3] = ["none", "health", "finance"];
 
-/// The shipped weights (`guest/model/sensitive.bin`, built by `train`).
+/// The shipped weights (`guest/model/sensitive.bin`, built by `engram-train`).
 pub use super::heads::SENSITIVE as WEIGHTS;
 
 /// How far (in logits) a sensitive class must lead `none` to count: above
 /// zero, so that a near tie stays with the text's ordinary reading.
-/// (Chosen by cross-validation on the training part, `train_model --
+/// (Chosen by cross-validation on the training part, `engram-train kind
 /// --head sensitive --sweep`: recall 0.66 of the sensitive lines at 0.9 %
 /// of ordinary lines flagged; 1.0 gave 0.72 at 1.4 %, and flagged ordinary
 /// deployment facts through a shared bucket.)

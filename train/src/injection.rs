@@ -1,30 +1,34 @@
-//! Training the learned injection detector (`model::injection`): documents
-//! from `guest/model/injection/data/*.jsonl`, each an `engram classify`
-//! candidate (SPEC §4) with `label` (1: carries an injection), the injected
-//! instruction (`needle`) and the whole inserted text (`payload`, which may
-//! hold code after the instruction), and a `group` (the template or the
-//! document it was built from, kept together in cross-validation).
+//! Training the learned injection detector (`engram_guest::write::model::
+//! injection`): documents from `guest/model/injection/data/*.jsonl`, each an
+//! `engram classify` candidate (SPEC §4) with `label` (1: carries an
+//! injection), the injected instruction (`needle`) and the whole inserted
+//! text (`payload`, which may hold code after the instruction), and a
+//! `group` (the template or the document it was built from, kept together
+//! in cross-validation).
 //!
-//! Each document is read as the pipeline reads it (`classify::carried_text`)
-//! and cut into segments; a segment overlapping the needle is a positive,
-//! one overlapping only the rest of the payload is left out, every other
-//! segment is a negative. The shared trainer (`train::train`, two classes)
-//! fits them, byte for byte reproducibly.
+//! Each document is read as the pipeline reads it
+//! (`engram_guest::write::classify::carried_text`) and cut into segments; a
+//! segment overlapping the needle is a positive, one overlapping only the
+//! rest of the payload is left out, every other segment is a negative. The
+//! shared recipe (`recipe::train`, two classes) fits them, byte for byte
+//! reproducibly.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use engram_guest::analysis::cues::fold;
+use engram_guest::core::config::Policy;
+use engram_guest::types::Candidate;
+use engram_guest::write::classify::carried_text;
+use engram_guest::write::model::{blob, injection};
 use serde_json::Value;
 
-use super::{data, Example, Params};
-use crate::analysis::cues::fold;
-use crate::core::config::Policy;
-use crate::types::Candidate;
-use crate::write::model::{blob, injection};
+use crate::data;
+use crate::recipe::{self, Example, Params};
 
 /// Training settings (chosen by grouped cross-validation on the data).
 pub const PARAMS: Params = Params {
     buckets: 1 << 15,
-    classes: 2,
+    classes: injection::CLASSES.len(),
     epochs: 12,
     rate: 0.1,
     l2: 1e-5,
@@ -33,6 +37,14 @@ pub const PARAMS: Params = Params {
     average_text: false,
     seed: 8,
 };
+
+/// The head's weight file in `guest/model/`.
+pub const FILE: &str = "injection.bin";
+
+/// The documents' folder, `guest/model/injection/data/`.
+pub fn data_dir() -> PathBuf {
+    data::model_dir().join("injection").join("data")
+}
 
 /// A labelled document.
 #[derive(Debug, Clone)]
@@ -62,30 +74,23 @@ fn s(v: &Value, k: &str) -> Option<String> {
 
 /// Every document of the folder's `*.jsonl` files, files in name order.
 pub fn load(dir: &Path) -> Result<Vec<Doc>, String> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    files.sort();
     let mut out = Vec::new();
-    for path in files {
+    for path in data::jsonl_files(dir)? {
         let (file, lines) = data::json_lines(&path)?;
         for data::Line { at, value: v } in lines {
-            let at = || at.as_str();
-            let candidate = data::candidate(&v).map_err(|e| format!("{}: {e}", at()))?;
+            let candidate = data::candidate(&v).map_err(|e| format!("{at}: {e}"))?;
             let label = match v.get("label").and_then(Value::as_u64) {
                 Some(0) => false,
                 Some(1) => true,
-                _ => return Err(format!("{}: label must be 0 or 1", at())),
+                _ => return Err(format!("{at}: label must be 0 or 1")),
             };
             out.push(Doc {
                 id: candidate
                     .id
                     .clone()
-                    .ok_or_else(|| format!("{}: missing id", at()))?,
+                    .ok_or_else(|| format!("{at}: missing id"))?,
                 file: file.clone(),
-                group: s(&v, "group").ok_or_else(|| format!("{}: missing group", at()))?,
+                group: s(&v, "group").ok_or_else(|| format!("{at}: missing group"))?,
                 candidate,
                 label,
                 needle: s(&v, "needle"),
@@ -107,8 +112,7 @@ fn find(folded: &str, part: &str) -> Option<(usize, usize)> {
 pub fn segment(docs: &[Doc], buckets: u32, policy: &Policy) -> Result<Vec<Segmented>, String> {
     let mut out = Vec::with_capacity(docs.len());
     for (k, d) in docs.iter().enumerate() {
-        let Some((folded, spans, via)) = crate::write::classify::carried_text(&d.candidate, policy)
-        else {
+        let Some((folded, spans, via)) = carried_text(&d.candidate, policy) else {
             return Err(format!("{}: no carried text (source kind?)", d.id));
         };
         let plain = fold(d.candidate.text.trim());
@@ -149,7 +153,7 @@ pub fn segment(docs: &[Doc], buckets: u32, policy: &Policy) -> Result<Vec<Segmen
 pub fn examples(docs: &[Doc], segs: &[Segmented]) -> Vec<Example> {
     let mut out = Vec::new();
     for sd in segs {
-        let d = &docs[sd.doc];
+        let Some(d) = docs.get(sd.doc) else { continue };
         for (_, ids, label) in &sd.segments {
             let Some(label) = label else { continue };
             out.push(Example {
@@ -184,13 +188,12 @@ pub fn doc_logits(bytes: &[u8], segs: &[Segmented]) -> Vec<f64> {
 
 /// Trains the head with `p` on these documents' segments.
 pub fn train(docs: &[Doc], segs: &[Segmented], p: &Params) -> Vec<u8> {
-    super::train(&examples(docs, segs), p)
+    recipe::train(&examples(docs, segs), p)
 }
 
 /// Loads the data folder and trains with [`PARAMS`]: the shipped weights.
 pub fn train_shipped(dir: &Path) -> Result<Vec<u8>, String> {
     let docs = load(dir)?;
-    let policy = Policy::default();
-    let segs = segment(&docs, PARAMS.buckets, &policy)?;
+    let segs = segment(&docs, PARAMS.buckets, &Policy::default())?;
     Ok(train(&docs, &segs, &PARAMS))
 }

@@ -1,32 +1,28 @@
 //! The shipped weights of every model head are exactly what the training
 //! recipe builds from the data in `guest/model/data/` (the test split left
-//! out).
-
-use std::path::PathBuf;
+//! out), and the recipe is deterministic and depends on the data.
 
 use engram_guest::core::config::Policy;
-use engram_guest::write::model::train::{self, data, PARAMS};
-
-fn model_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("model")
-}
+use engram_train::data::{self, model_dir};
+use engram_train::featurise::examples_for;
+use engram_train::heads::{train_head, FEATURE_BUCKETS, HEADS, KIND};
+use engram_train::recipe::train;
 
 #[test]
 fn shipped_weights_equal_a_fresh_training_run() {
-    for head in train::HEADS {
-        let fresh =
-            train::train_head(&model_dir().join("data"), head).expect("training data loads");
+    for head in HEADS {
+        let fresh = train_head(&model_dir().join("data"), head).expect("training data loads");
         let shipped = std::fs::read(model_dir().join(head.file)).expect("weight file");
         assert_eq!(
             fresh.len(),
             shipped.len(),
-            "{} is stale: rerun `cargo run --release -p engram-guest --example train_model`",
+            "{} is stale: rerun `cargo run --release -p engram-train -- kind`",
             head.file
         );
         let first = fresh.iter().zip(&shipped).position(|(a, b)| a != b);
         assert_eq!(
             first, None,
-            "{} differs from a fresh training run (first at byte {first:?}): rerun the train_model example",
+            "{} differs from a fresh training run (first at byte {first:?}): rerun `engram-train kind`",
             head.file
         );
     }
@@ -36,13 +32,13 @@ fn shipped_weights_equal_a_fresh_training_run() {
 fn training_is_deterministic_and_depends_on_the_data() {
     let (rows, _) = data::load_split(&model_dir().join("data")).expect("data");
     let policy = Policy::default();
-    let mut ex = train::examples(&rows[..600], PARAMS.buckets, &policy);
-    let a = train::train(&ex, &PARAMS);
-    assert_eq!(a, train::train(&ex, &PARAMS), "two runs differ");
+    let mut ex = examples_for(&rows[..600], FEATURE_BUCKETS, &policy, KIND.label);
+    let a = train(&ex, &KIND.params);
+    assert_eq!(a, train(&ex, &KIND.params), "two runs differ");
     ex.pop();
     assert_ne!(
         a,
-        train::train(&ex, &PARAMS),
+        train(&ex, &KIND.params),
         "one line fewer changed nothing"
     );
 }
@@ -66,15 +62,4 @@ fn the_test_split_keeps_its_lines_and_is_never_trained_on() {
         "{} training lines",
         train_rows.len()
     );
-}
-
-#[test]
-fn deterministic_exp_is_accurate() {
-    for x in [-30.0, -2.5, -0.1, 0.0, 0.7, 3.0, 20.0] {
-        let (got, want) = (train::exp(x), f64::exp(x));
-        assert!(
-            ((got - want) / want).abs() < 1e-12,
-            "exp({x}) = {got}, want {want}"
-        );
-    }
 }

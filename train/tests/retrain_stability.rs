@@ -7,22 +7,23 @@
 
 use std::path::PathBuf;
 
-use engram_guest::core::api::Ctx;
+use engram_contract::wire::CandidateIn;
 use engram_guest::core::config::Policy;
-use engram_guest::testing::memstore::MemStore;
-use engram_guest::types::{Candidate, CandidateKind, Disposition};
+use engram_guest::types::{Candidate, CandidateKind, Datetime, Disposition};
 use engram_guest::write::model::blob::Weights;
-use engram_guest::write::model::train;
+use engram_guest::write::model::with_heads;
+use engram_train::data::{model_dir, repository};
+use engram_train::eval::decide_at;
+use engram_train::heads::retrain_with;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+fn scenarios_dir() -> PathBuf {
+    repository().join("tests/scenarios")
 }
 
 /// Every candidate line of the scenarios' `remember` and `classify` steps,
 /// with the step's clock.
-fn scenario_candidates() -> Vec<(String, Candidate, String)> {
-    let dir = root().join("tests/scenarios");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+fn scenario_candidates() -> Vec<(String, Candidate, Datetime)> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(scenarios_dir())
         .expect("tests/scenarios")
         .map(|e| e.expect("entry").path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
@@ -42,39 +43,26 @@ fn scenario_candidates() -> Vec<(String, Candidate, String)> {
             if run != "remember" && run != "classify" {
                 continue;
             }
+            let clock = engram_contract::time::parse(&now).expect("now");
             for line in step["stdin"].as_array().into_iter().flatten() {
                 // `${…}` placeholders come from earlier steps' outputs.
                 if line.to_string().contains("${") {
                     continue;
                 }
-                let c: engram_contract::wire::CandidateIn =
+                let c: CandidateIn =
                     serde_json::from_value(line.clone()).expect("a candidate line");
-                out.push((name.clone(), c.into(), now.clone()));
+                out.push((name.clone(), c.into(), clock));
             }
         }
     }
     out
 }
 
-fn decisions(cands: &[(String, Candidate, String)]) -> Vec<(CandidateKind, Disposition)> {
+fn decisions(cands: &[(String, Candidate, Datetime)]) -> Vec<(CandidateKind, Disposition)> {
     let policy = Policy::default();
     cands
         .iter()
-        .map(|(_, c, now)| {
-            let store = MemStore::for_tenant(&c.scope.tenant);
-            let clock = engram_guest::core::store::FixedClock(
-                engram_contract::time::parse(now).expect("now"),
-            );
-            let ctx = Ctx {
-                store: &store,
-                clock: &clock,
-                policy: &policy,
-            };
-            let d = engram_guest::write::remember::classify(&ctx, std::slice::from_ref(c))
-                .expect("classify")
-                .remove(0);
-            (d.kind, d.disposition)
-        })
+        .map(|(_, c, now)| decide_at(c, *now, &policy).expect("classify"))
         .collect()
 }
 
@@ -83,20 +71,20 @@ fn a_retrain_on_a_few_more_lines_flips_no_scenario() {
     let cands = scenario_candidates();
     assert!(cands.len() >= 100, "{} candidates", cands.len());
     let shipped = decisions(&cands);
-    let model = root().join("guest/model");
-    let (kind, sensitive) = train::retrain_with(
+    let model = model_dir();
+    let (kind, sensitive) = retrain_with(
         &model.join("data"),
         &[&model.join("probe/retrain-probe.jsonl")],
     )
     .expect("retrain");
     assert_ne!(
         kind,
-        std::fs::read(root().join("guest/model/weights.bin")).unwrap(),
+        std::fs::read(model.join("weights.bin")).unwrap(),
         "the probe lines changed nothing: the check would not test a retrain"
     );
     let kind: &'static [u8] = Box::leak(kind.into_boxed_slice());
     let sensitive: &'static [u8] = Box::leak(sensitive.into_boxed_slice());
-    let again = engram_guest::write::model::with_heads(
+    let again = with_heads(
         Weights::parse(kind).expect("kind weights"),
         Weights::parse(sensitive).expect("sensitive weights"),
         || decisions(&cands),
@@ -105,7 +93,16 @@ fn a_retrain_on_a_few_more_lines_flips_no_scenario() {
         .iter()
         .zip(shipped.iter().zip(&again))
         .filter(|(_, (a, b))| a != b)
-        .map(|((file, c, _), (a, b))| format!("{file}: {:?} → {:?}: {}", a, b, c.text))
+        .map(|((file, c, _), (a, b))| {
+            format!(
+                "{file}: {}/{} → {}/{}: {}",
+                a.0.name(),
+                a.1.name(),
+                b.0.name(),
+                b.1.name(),
+                c.text
+            )
+        })
         .collect();
     assert!(
         flipped.is_empty(),

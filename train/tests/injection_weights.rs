@@ -3,36 +3,31 @@
 //! builds from `guest/model/injection/data/`, and the recipe depends on
 //! the data.
 
-use std::path::PathBuf;
-
+use engram_guest::analysis::cues::fold;
 use engram_guest::core::config::Policy;
 use engram_guest::write::model::injection::{self, Via, CLASSES, WEIGHTS};
-use engram_guest::write::model::train::injection::{self as inj, PARAMS};
-
-fn model_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("model")
-}
+use engram_train::data::model_dir;
+use engram_train::injection::{self as inj, data_dir, FILE, PARAMS};
 
 #[test]
 fn shipped_injection_weights_equal_a_fresh_training_run() {
-    let fresh = inj::train_shipped(&model_dir().join("injection").join("data"))
-        .expect("training data loads");
-    let shipped = std::fs::read(model_dir().join("injection.bin")).expect("weight file");
+    let fresh = inj::train_shipped(&data_dir()).expect("training data loads");
+    let shipped = std::fs::read(model_dir().join(FILE)).expect("weight file");
     assert_eq!(
         fresh.len(),
         shipped.len(),
-        "injection.bin is stale: rerun `cargo run --release -p engram-guest --example train_injection`"
+        "injection.bin is stale: rerun `cargo run --release -p engram-train -- injection`"
     );
     let first = fresh.iter().zip(&shipped).position(|(a, b)| a != b);
     assert_eq!(
         first, None,
-        "injection.bin differs from a fresh training run (first at byte {first:?}): rerun the train_injection example"
+        "injection.bin differs from a fresh training run (first at byte {first:?}): rerun `engram-train injection`"
     );
 }
 
 #[test]
 fn injection_training_is_deterministic_and_depends_on_the_data() {
-    let docs = inj::load(&model_dir().join("injection").join("data")).expect("data");
+    let docs = inj::load(&data_dir()).expect("data");
     let policy = Policy::default();
     let mut segs = inj::segment(&docs, PARAMS.buckets, &policy).expect("segments");
     segs.truncate(400);
@@ -48,7 +43,7 @@ fn injection_training_is_deterministic_and_depends_on_the_data() {
 
 #[test]
 fn every_positive_names_its_instruction_and_every_document_is_carried_text() {
-    let docs = inj::load(&model_dir().join("injection").join("data")).expect("data");
+    let docs = inj::load(&data_dir()).expect("data");
     let positives = docs.iter().filter(|d| d.label).count();
     assert!(
         positives >= 1000 && docs.len() - positives >= 1000,
@@ -64,7 +59,7 @@ fn every_positive_names_its_instruction_and_every_document_is_carried_text() {
 fn the_shipped_head_separates_an_order_to_the_assistant_from_a_notice() {
     assert_eq!(WEIGHTS.classes(), CLASSES.len());
     let score = |t: &str| {
-        let f = engram_guest::analysis::cues::fold(t);
+        let f = fold(t);
         injection::scan_with(&WEIGHTS, &f, &[(0, f.len())], Via::Tool).map(|v| v.logit)
     };
     let order = score(

@@ -1,0 +1,3 @@
+fn main() {
+    std::process::exit(engram_train::command::main());
+}
