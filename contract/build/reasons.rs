@@ -103,7 +103,7 @@ pub fn parse(text: &str) -> Result<Vec<Reason>, String> {
 /// `UpperCamelCase` of a code: `gate.value.task-state` → `GateValueTaskState`
 /// (as the build spells a WIT name, `camel`).
 fn variant(code: &str) -> String {
-    crate::camel(&code.replace('.', "-"))
+    super::names::camel(&code.replace('.', "-"))
 }
 
 /// The Rust source of `ReasonCode`.
