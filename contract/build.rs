@@ -17,8 +17,12 @@ use std::path::PathBuf;
 use wit_bindgen_core::{Files, WorldGenerator};
 use wit_parser::{Resolve, TypeDefKind};
 
+#[path = "build/names.rs"]
+mod names;
 #[path = "build/reasons.rs"]
 mod reasons;
+
+use names::camel;
 
 const INTERFACE: &str = "engram:memory/types@0.1.0";
 
@@ -123,18 +127,6 @@ fn without_world_section(source: &str) -> &str {
         }
         None => source,
     }
-}
-
-/// `UpperCamelCase` of a WIT name, as wit-bindgen spells Rust identifiers.
-fn camel(wit: &str) -> String {
-    wit.split('-')
-        .map(|w| {
-            let mut c = w.chars();
-            c.next()
-                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-                .unwrap_or_default()
-        })
-        .collect()
 }
 
 /// `name`, `from_name` and `ALL` for one WIT enum: its cases as the

@@ -133,10 +133,13 @@ fn decision_line(d: &w::Decision) -> String {
         .gates
         .iter()
         .filter(|g| !g.passed)
-        .map(|g| format!("{}: {}", g.gate.name(), g.reason))
+        .map(|g| format!("{}: {}", g.gate.name(), g.reason.text))
         .collect();
     let why = if failed.is_empty() {
-        d.reasons.first().cloned().unwrap_or_default()
+        d.reasons
+            .first()
+            .map(|r| r.text.clone())
+            .unwrap_or_default()
     } else {
         failed.join("; ")
     };

@@ -120,9 +120,81 @@ pub fn detail(code: ReasonCode, values: &[&str]) -> Vec<(String, String)> {
         .collect()
 }
 
+impl crate::types::Reason {
+    /// A reason of `code` with `values` in its slots (in the order of
+    /// `code.slots()`): its detail named by slot, its text rendered.
+    pub fn new(code: ReasonCode, values: &[&str]) -> Self {
+        crate::types::Reason {
+            code: code.as_str().to_string(),
+            detail: detail(code, values),
+            text: render(code, values),
+        }
+    }
+
+    /// The reason's code, when it is one of the vocabulary's.
+    pub fn code(&self) -> Option<ReasonCode> {
+        ReasonCode::parse(&self.code)
+    }
+
+    /// The reason as a decision's reasons say it: a gate's reason after its
+    /// gate's name (`render_in_decision`).
+    pub fn in_decision(&self) -> Self {
+        // The gate's name from the code's text (as `ReasonCode::gate` has it).
+        let gate = self
+            .code
+            .strip_prefix("gate.")
+            .and_then(|rest| rest.split_once('.'))
+            .map(|(gate, _)| gate);
+        match gate {
+            Some(gate) => crate::types::Reason {
+                text: format!("{gate} gate: {}", self.text),
+                ..self.clone()
+            },
+            None => self.clone(),
+        }
+    }
+
+    /// Whether the text is the one its code and detail render, as a gate's
+    /// verdict or as a decision's reasons say it.
+    pub fn is_rendered(&self) -> bool {
+        let Some(code) = self.code() else {
+            return false;
+        };
+        let values = values(code, &self.detail);
+        self.text == render(code, &values) || self.text == render_in_decision(code, &values)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reason_carries_its_code_detail_and_text() {
+        let r =
+            crate::types::Reason::new(ReasonCode::GateValueReusableAsked, &["semantic", "记住"]);
+        assert_eq!(r.code, "gate.value.reusable-asked");
+        assert_eq!(
+            r.detail,
+            [
+                ("kind".to_string(), "semantic".to_string()),
+                ("ask".to_string(), "记住".to_string())
+            ]
+        );
+        assert_eq!(
+            r.text,
+            "reusable semantic memory; the speaker asked to keep it ('记住')"
+        );
+        assert!(r.is_rendered());
+        let said = r.in_decision();
+        assert_eq!(said.text, format!("value gate: {}", r.text));
+        assert!(said.is_rendered());
+        let altered = crate::types::Reason {
+            text: "reusable".into(),
+            ..r
+        };
+        assert!(!altered.is_rendered());
+    }
 
     #[test]
     fn every_code_parses_back_from_its_name() {

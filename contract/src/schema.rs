@@ -55,8 +55,6 @@ pub fn document() -> Value {
             }),
         );
     }
-    // The reason codes, whether or not an operation's types name them yet.
-    outputs.subschema_for::<crate::reason::ReasonCode>();
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "Engram JSON contract (SPEC §4)",

@@ -91,8 +91,8 @@ fn decision_json(d: &Decision) -> Value {
     let mut gates = Map::new();
     for g in &d.gates {
         gates.insert(
-            engram_guest::write::gates::gate_name(g.gate).to_string(),
-            json!({"passed": g.passed, "reason": g.reason}),
+            g.gate.name().to_string(),
+            json!({"passed": g.passed, "reason": g.reason.text}),
         );
     }
     json!({
@@ -104,7 +104,7 @@ fn decision_json(d: &Decision) -> Value {
             Disposition::Working => "working",
             Disposition::Rejected => "rejected",
         },
-        "reasons": d.reasons,
+        "reasons": d.reasons.iter().map(|r| r.text.as_str()).collect::<Vec<_>>(),
         "gates": gates,
         "memory_id": d.memory_id,
         "revision": d.revision,

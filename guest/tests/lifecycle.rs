@@ -369,9 +369,9 @@ fn postgres_15_to_16_from_the_config_centre_supersedes_and_keeps_the_old_for_aud
         .unwrap();
     assert!(!conflict_gate.passed);
     assert!(
-        conflict_gate.reason.contains("outranked"),
+        conflict_gate.reason.text.contains("outranked"),
         "{}",
-        conflict_gate.reason
+        conflict_gate.reason.text
     );
     let h = env.history(&id);
     assert_eq!(h.len(), 3);
@@ -582,7 +582,7 @@ fn a_leaked_password_is_forgotten_everywhere_and_is_not_re_derived() {
         assert!(
             d.reasons
                 .iter()
-                .any(|r| r.contains("tombstone") && r.contains(why)),
+                .any(|r| r.text.contains("tombstone") && r.text.contains(why)),
             "{why}: {:?}",
             d.reasons
         );
@@ -631,7 +631,7 @@ fn a_leaked_password_is_forgotten_everywhere_and_is_not_re_derived() {
     assert!(
         !d.reasons
             .iter()
-            .any(|r| r.contains("tombstone") || r.contains("erased")),
+            .any(|r| r.text.contains("tombstone") || r.text.contains("erased")),
         "{:?}",
         d.reasons
     );
@@ -645,7 +645,7 @@ fn a_leaked_password_is_forgotten_everywhere_and_is_not_re_derived() {
     let d = env.remember(at(2), restated);
     assert_eq!(d.disposition, Disposition::Active, "{:?}", d.reasons);
     assert!(
-        d.reasons.iter().any(|r| r.contains("re-statement")),
+        d.reasons.iter().any(|r| r.text.contains("re-statement")),
         "{:?}",
         d.reasons
     );

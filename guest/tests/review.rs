@@ -127,9 +127,9 @@ fn an_approved_inference_is_active_user_verified_and_outlives_the_inference_expi
         .expect("an approval writes a revision");
     assert_eq!(approved.revision, 2);
     assert!(
-        out[0].reason.contains("approved by inspector:u42"),
+        out[0].reason.text.contains("approved by inspector:u42"),
         "{}",
-        out[0].reason
+        out[0].reason.text
     );
 
     let revs = history(&store, &approved.id);

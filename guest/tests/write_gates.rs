@@ -257,11 +257,11 @@ fn no_secret_reaches_the_store_in_any_form() {
         for d in &ds {
             for (secret, _) in &secrets {
                 assert!(
-                    !d.reasons.iter().any(|r| r.contains(secret)),
+                    !d.reasons.iter().any(|r| r.text.contains(secret)),
                     "reason leaks {secret}"
                 );
                 assert!(
-                    !d.gates.iter().any(|g| g.reason.contains(secret)),
+                    !d.gates.iter().any(|g| g.reason.text.contains(secret)),
                     "gate leaks {secret}"
                 );
             }
@@ -298,7 +298,7 @@ fn the_rate_limit_counts_this_batch_too() {
         limited
             .reasons
             .iter()
-            .any(|r| r.contains("write-rate limit")),
+            .any(|r| r.text.contains("write-rate limit")),
         "{:?}",
         limited.reasons
     );
@@ -329,7 +329,7 @@ fn erased_content_is_not_written_again() {
         let d = &ds.expect("decide")[0];
         assert_eq!(d.disposition, Disposition::Rejected);
         assert!(
-            d.reasons.iter().any(|r| r.contains("tombstone")),
+            d.reasons.iter().any(|r| r.text.contains("tombstone")),
             "{:?}",
             d.reasons
         );

@@ -223,8 +223,9 @@ fn review_approves_one_pending_memory_and_rejects_another() {
     );
     assert_eq!(out[1]["verdict"], "reject");
     assert_eq!(out[1]["approved_as"], Value::Null);
+    assert_eq!(out[1]["reason"]["code"], "review.rejected", "{}", out[1]);
     assert!(
-        out[1]["reason"]
+        out[1]["reason"]["text"]
             .as_str()
             .unwrap_or("")
             .contains("retracted"),

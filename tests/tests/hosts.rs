@@ -1171,7 +1171,7 @@ fn sqlite_files_written_by_node_and_python_open_in_the_rust_host() {
         assert!(
             reasons
                 .iter()
-                .any(|r| r.as_str().is_some_and(|r| r.contains("tombstone"))),
+                .any(|r| r["text"].as_str().is_some_and(|r| r.contains("tombstone"))),
             "{host}'s tombstones do not match in the Rust host: {reasons:?}"
         );
         let mut diffs = Vec::new();

@@ -37,7 +37,11 @@ fn a_write_for_another_user_names_the_user_dimension_and_both_values() {
     .expect("a refused write is a decision, not a failure");
     let decision: Value = serde_json::from_str(out.trim()).expect("one decision");
     assert_eq!(decision["disposition"], "rejected", "{decision}");
-    let reason = decision["gates"]["permission"]["reason"]
+    assert_eq!(
+        decision["gates"]["permission"]["reason"]["code"], "gate.permission.scope",
+        "{decision}"
+    );
+    let reason = decision["gates"]["permission"]["reason"]["text"]
         .as_str()
         .unwrap_or_else(|| panic!("permission reason in {decision}"));
     assert!(

@@ -62,8 +62,15 @@ fn listed(db: &str, tenant: &str, user: &str) -> String {
     as_principal(db, T2, tenant, Some(user), &["list"], "").expect("list")
 }
 
+/// The texts of a decision's reasons, one per line.
 fn reasons(d: &Value) -> String {
-    d["reasons"].to_string()
+    d["reasons"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r["text"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn assert_active(d: &Value) {

@@ -236,3 +236,28 @@ impl From<MemoryRef> for t::MemoryRef {
         }
     }
 }
+
+/// Why the policy decided something: a code of the closed vocabulary
+/// (`contract/reasons.txt`), the values of its slots by name, and the
+/// sentence rendered from them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Reason {
+    /// The reason's code (e.g. `gate.sensitivity.secret`); a code keeps its meaning.
+    #[cfg_attr(feature = "schema", schemars(with = "crate::reason::ReasonCode"))]
+    pub code: String,
+    /// The values of the code's slots, by slot name (empty for a code without slots).
+    pub detail: BTreeMap<String, String>,
+    /// The sentence for a person: the code's template with the detail put in.
+    pub text: String,
+}
+
+impl From<t::Reason> for Reason {
+    fn from(r: t::Reason) -> Self {
+        Reason {
+            code: r.code,
+            detail: r.detail.into_iter().collect(),
+            text: r.text,
+        }
+    }
+}

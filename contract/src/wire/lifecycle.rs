@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{MemoryRef, Scope};
+use super::common::{MemoryRef, Reason, Scope};
 use crate::types as t;
 
 /// A forget selector (SPEC §4): exactly one of `memory_id`;
@@ -181,7 +181,8 @@ impl From<ReviewIn> for t::ReviewItem {
 pub struct ReviewOut {
     /// The new active revision an approval wrote.
     pub approved_as: Option<MemoryRef>,
-    pub reason: String,
+    /// What the review did.
+    pub reason: Reason,
     pub reviewed: MemoryRef,
     /// Revisions the approval superseded.
     pub superseded: Vec<MemoryRef>,
@@ -192,7 +193,7 @@ impl From<t::ReviewOutcome> for ReviewOut {
     fn from(o: t::ReviewOutcome) -> Self {
         ReviewOut {
             approved_as: o.approved_as.map(Into::into),
-            reason: o.reason,
+            reason: o.reason.into(),
             reviewed: o.reviewed.into(),
             superseded: o.superseded.into_iter().map(Into::into).collect(),
             verdict: o.verdict,

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{datetime, time, Entries, Scope, Source, Time};
+use super::common::{datetime, time, Entries, Reason, Scope, Source, Time};
 use crate::types as t;
 
 /// A recall query (SPEC §4).
@@ -103,7 +103,8 @@ pub struct FeaturesOut {
 pub struct AdmissionOut {
     pub admit: bool,
     pub conflict: bool,
-    pub reason: Option<String>,
+    /// Why it was not admitted, when it was not.
+    pub reason: Option<Reason>,
     #[serde(serialize_with = "super::common::shown")]
     pub relevance: f64,
     #[serde(serialize_with = "super::common::shown")]
@@ -138,7 +139,7 @@ impl From<t::ScoredMemory> for ScoredOut {
             admission: AdmissionOut {
                 admit: a.admit,
                 conflict: a.conflict,
-                reason: a.reason,
+                reason: a.reason.map(Reason::from),
                 relevance: a.relevance,
                 safety_risk: a.safety_risk,
                 scope_ok: a.scope_ok,
@@ -173,7 +174,7 @@ impl From<t::ScoredMemory> for ScoredOut {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RecallOut {
     /// Why nothing was admitted, when nothing was.
-    pub abstention: Option<String>,
+    pub abstention: Option<Reason>,
     /// Records the store handed over for this query.
     pub candidates_read: u32,
     /// The query's `id`.
@@ -190,7 +191,7 @@ pub struct RecallOut {
 impl From<t::RecallResult> for RecallOut {
     fn from(r: t::RecallResult) -> Self {
         RecallOut {
-            abstention: r.abstention,
+            abstention: r.abstention.map(Reason::from),
             candidates_read: r.candidates_read,
             id: r.query_id,
             nothing_relevant: r.results.is_empty(),

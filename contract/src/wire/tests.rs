@@ -157,13 +157,16 @@ fn outputs_print_sorted_keys() {
         candidate_id: Some("c1".into()),
         kind: t::CandidateKind::Semantic,
         disposition: t::Disposition::Active,
-        reasons: vec!["fact".into()],
+        reasons: vec![t::Reason::new(
+            crate::reason::ReasonCode::KindFact,
+            &["persistence cue '以后'"],
+        )],
         gates: t::GateName::ALL
             .iter()
             .map(|&gate| t::GateResult {
                 gate,
                 passed: true,
-                reason: "ok".into(),
+                reason: t::Reason::new(crate::reason::ReasonCode::GateStabilityStable, &[]),
             })
             .collect(),
         memory_id: Some("m-1".into()),
@@ -201,7 +204,10 @@ fn outputs_print_sorted_keys() {
         verdict: t::Verdict::Approve,
         approved_as: None,
         superseded: vec![],
-        reason: "ok".into(),
+        reason: t::Reason::new(
+            crate::reason::ReasonCode::ReviewApproved,
+            &["m#1", "cli", "m#2"],
+        ),
     }));
     assert_sorted(&ReceiptOut::from(t::ImportReceipt {
         external_id: "D1:3".into(),
@@ -420,4 +426,21 @@ fn printed_numbers_are_rounded_for_display() {
     });
     let text = serde_json::to_string(&decision).unwrap();
     assert!(text.contains(r#""confidence":0.075,"#), "{text}");
+}
+
+#[test]
+fn a_reason_prints_its_code_its_detail_by_slot_name_and_its_text() {
+    let r = t::Reason::new(
+        crate::reason::ReasonCode::GateConfidenceBelowFloor,
+        &["agent-inferred", "0.20", "0.30"],
+    );
+    let json = serde_json::to_value(super::common::Reason::from(r)).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({
+            "code": "gate.confidence.below-floor",
+            "detail": {"confidence": "0.20", "floor": "0.30", "source": "agent-inferred"},
+            "text": "agent-inferred: confidence 0.20 below the floor 0.30",
+        })
+    );
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::common::{datetime, time, Entries, Scope, Source, Time};
+use super::common::{datetime, time, Entries, Reason, Scope, Source, Time};
 use crate::types as t;
 
 /// A candidate memory (SPEC §4): only `text`, `scope.tenant` and
@@ -144,7 +144,7 @@ impl From<ImportIn> for t::ImportRecord {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GateOut {
     pub pass: bool,
-    pub reason: String,
+    pub reason: Reason,
 }
 
 /// What the policy decided for one candidate.
@@ -165,7 +165,8 @@ pub struct DecisionOut {
     pub memory_id: Option<String>,
     pub occurred_at: Option<Time>,
     pub policy_version: String,
-    pub reasons: Vec<String>,
+    /// Why, in order: classification, the failed gates, the write's resolution.
+    pub reasons: Vec<Reason>,
     pub revision: Option<u32>,
     pub sensitivity: t::Sensitivity,
     /// The words a time was resolved from (e.g. `昨天`).
@@ -186,7 +187,7 @@ impl From<t::Decision> for DecisionOut {
                         g.gate.name(),
                         GateOut {
                             pass: g.passed,
-                            reason: g.reason,
+                            reason: g.reason.into(),
                         },
                     )
                 })
@@ -196,7 +197,7 @@ impl From<t::Decision> for DecisionOut {
             memory_id: d.memory_id,
             occurred_at: time(d.occurred_at),
             policy_version: d.policy_version,
-            reasons: d.reasons,
+            reasons: d.reasons.into_iter().map(Reason::from).collect(),
             revision: d.revision,
             sensitivity: d.sensitivity,
             time_expression: d.time_expression,

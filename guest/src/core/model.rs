@@ -2,8 +2,7 @@
 //! enum values, scope relations, and building a memory from a candidate.
 
 use crate::types::{
-    CandidateKind, Datetime, Memory, MemoryKind, Payload, Retention, Scope, Sensitivity,
-    SourceKind, Status,
+    CandidateKind, Datetime, Memory, MemoryKind, Payload, Retention, Scope, SourceKind, Status,
 };
 use crate::wit_store::{Filter, Principal, ScopeMatch};
 use engram_contract::reach::{self, Reach};
@@ -64,16 +63,6 @@ pub fn status_name(s: Status) -> &'static str {
         Status::Expired => "expired",
         Status::Conflicted => "conflicted",
         Status::Archived => "archived",
-    }
-}
-
-/// Rank of a sensitivity, for ceilings.
-pub fn sensitivity_rank(s: Sensitivity) -> u8 {
-    match s {
-        Sensitivity::Public => 0,
-        Sensitivity::Internal => 1,
-        Sensitivity::Personal => 2,
-        Sensitivity::Sensitive => 3,
     }
 }
 

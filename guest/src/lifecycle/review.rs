@@ -15,11 +15,12 @@ use crate::core::api::Ctx;
 use crate::core::errors::invalid;
 use crate::core::model::{default_retention, status_name};
 use crate::types::{
-    Datetime, Error, Memory, MemoryRef, ReviewItem, ReviewOutcome, Source, SourceKind, Status,
-    Verdict,
+    Datetime, Error, Memory, MemoryRef, Reason, ReviewItem, ReviewOutcome, Source, SourceKind,
+    Status, Verdict,
 };
 use crate::wit_store::{Event, Insert, Stored, Update, WriteOp};
 use crate::write::remember::commit_with_retries;
+use engram_contract::reason::ReasonCode;
 
 /// Who reviewed, when the caller does not say.
 const DEFAULT_REVIEWER: &str = "review";
@@ -122,7 +123,7 @@ fn plan(ctx: &Ctx, items: &[ReviewItem]) -> Result<(Vec<ReviewOutcome>, Vec<Writ
                 .unwrap_or_else(|| "default".into()),
             scope: target.memory.scope.clone(),
             kind: "review".into(),
-            payload: outcome.reason.clone(),
+            payload: outcome.reason.text.clone(),
             at: now,
         }));
         out.push(outcome);
@@ -141,10 +142,7 @@ fn reject(target: &Stored, reviewer: &str, now: Datetime, ops: &mut Ops) -> Revi
     let reviewed = mref(&m);
     ops.demote.push(update(m, target.etag));
     ReviewOutcome {
-        reason: format!(
-            "{} rejected by {reviewer}: retracted, kept for audit, never recalled",
-            label(&reviewed)
-        ),
+        reason: Reason::new(ReasonCode::ReviewRejected, &[&label(&reviewed), reviewer]),
         reviewed,
         verdict: Verdict::Reject,
         approved_as: None,
@@ -200,20 +198,18 @@ fn approve(
         index_terms: crate::read::index::memory_terms(&verified),
         memory: verified,
     }));
-    let replaced = if superseded.is_empty() {
-        String::new()
+    let (memory, active) = (label(&mref(pending)), label(&approved));
+    let reason = if superseded.is_empty() {
+        Reason::new(ReasonCode::ReviewApproved, &[&memory, reviewer, &active])
     } else {
-        format!(
-            "; supersedes {}",
-            superseded.iter().map(label).collect::<Vec<_>>().join(", ")
+        let replaced = superseded.iter().map(label).collect::<Vec<_>>().join(", ");
+        Reason::new(
+            ReasonCode::ReviewApprovedSuperseding,
+            &[&memory, reviewer, &active, &replaced],
         )
     };
     ReviewOutcome {
-        reason: format!(
-            "{} approved by {reviewer}: active as {}{replaced}",
-            label(&mref(pending)),
-            label(&approved)
-        ),
+        reason,
         reviewed: mref(pending),
         verdict: Verdict::Approve,
         approved_as: Some(approved),

@@ -27,8 +27,9 @@ use sha2::Sha256;
 
 use crate::core::config::WritePolicy;
 use crate::core::store::Store;
-use crate::types::{Candidate, Datetime, Error, Scope, SourceKind};
+use crate::types::{Candidate, Datetime, Error, Reason, Scope, SourceKind};
 use crate::wit_store::Tombstone;
+use engram_contract::reason::ReasonCode;
 
 /// Lowercased and trimmed: the form every text fingerprint is taken over.
 pub fn normalise(text: &str) -> String {
@@ -132,15 +133,16 @@ pub fn for_reference(
 pub enum Verdict {
     /// No tombstone applies.
     Clear,
-    /// Erased content would come back: why.
-    Blocked(String),
+    /// Erased content would come back: why (a `gate.sensitivity.erased-…`
+    /// reason).
+    Blocked(Reason),
     /// Erased content, stated again by its owner in a new statement:
-    /// admitted, with this reason.
+    /// admitted; what kind of content was erased.
     Restated(String),
 }
 
 impl Verdict {
-    pub fn blocked(&self) -> Option<&str> {
+    pub fn blocked(&self) -> Option<&Reason> {
         match self {
             Verdict::Blocked(why) => Some(why),
             _ => None,
@@ -296,10 +298,10 @@ impl<'a> Erased<'a> {
             .filter(|r| !r.trim().is_empty());
         if let Some(r) = reference {
             if self.reference_hit(r, &["source"], &ts)?.is_some() {
-                return Ok(Verdict::Blocked(
-                    "comes from an erased source (a tombstone): what was derived from it is not written again"
-                        .into(),
-                ));
+                return Ok(Verdict::Blocked(Reason::new(
+                    ReasonCode::GateSensitivityErasedSource,
+                    &[],
+                )));
             }
         }
         let mut hits = self.text_hits(&c.text, ts.iter())?;
@@ -313,7 +315,6 @@ impl<'a> Erased<'a> {
         let Some(first) = hits.first() else {
             return Ok(Verdict::Clear);
         };
-        let what = format!("matches a tombstone of erased content ({})", first.kind);
         let owner = owner_of(&c.scope);
         let from_origin = match reference {
             Some(r) => self.reference_hit(r, &["origin"], &ts)?.is_some(),
@@ -353,11 +354,11 @@ impl<'a> Erased<'a> {
             None
         };
         Ok(match why_not {
-            Some(w) => Verdict::Blocked(format!("{what}: {w}")),
-            None => Verdict::Restated(format!(
-                "re-statement: erased content ({}) stated again by its owner in a new explicit statement; tombstones stop only re-derivation",
-                first.kind
+            Some(w) => Verdict::Blocked(Reason::new(
+                ReasonCode::GateSensitivityErasedContent,
+                &[&first.kind, &w],
             )),
+            None => Verdict::Restated(first.kind.clone()),
         })
     }
 }

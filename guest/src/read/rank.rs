@@ -17,13 +17,15 @@
 //!   tagged with.
 
 use crate::core::config::Policy;
-use crate::core::model::{scope_depth, scope_visible, sensitivity_rank, status_name};
+use crate::core::model::{scope_depth, scope_visible, status_name};
 use crate::read::index::Doc;
 use crate::read::intent::Intent;
 use crate::types::{
-    Admission, Datetime, Features, Memory, Payload, Query, ScoredMemory, Sensitivity, Status,
+    Admission, Datetime, Features, Memory, Payload, Query, Reason, ScoredMemory, Sensitivity,
+    Status,
 };
 use crate::wit_store::Stored;
+use engram_contract::reason::ReasonCode;
 
 /// A distinct query term with its weights.
 #[derive(Debug, Clone)]
@@ -405,37 +407,46 @@ pub fn admission(
         m.status,
         Status::Active | Status::Conflicted | Status::Superseded | Status::Expired
     );
-    let sensitivity_ok = sensitivity_rank(m.sensitivity) <= sensitivity_rank(q.sensitivity_ceiling);
+    let sensitivity_ok = m.sensitivity.rank() <= q.sensitivity_ceiling.rank();
     let task_applicable = kind_ok && status_ok;
     let reason = if !scope_ok {
-        Some("outside the query's scope".to_string())
+        Some(Reason::new(ReasonCode::AdmissionOutOfScope, &[]))
     } else if !status_ok {
-        Some(format!("status {} is never used", status_name(m.status)))
+        Some(Reason::new(
+            ReasonCode::AdmissionStatus,
+            &[status_name(m.status)],
+        ))
     } else if !time_ok {
-        Some("not in force at the as-of instant".to_string())
+        Some(Reason::new(ReasonCode::AdmissionNotInForce, &[]))
     } else if !kind_ok {
-        Some("kind not asked for".to_string())
+        Some(Reason::new(ReasonCode::AdmissionKind, &[]))
     } else if !sensitivity_ok {
-        Some("above the sensitivity ceiling".to_string())
+        Some(Reason::new(ReasonCode::AdmissionSensitivity, &[]))
     } else if !q.groups.is_empty()
         && e.covered == 0
         && e.context_coverage <= 0.0
         && e.entity <= 0.0
         && e.embedding.is_none()
     {
-        Some(format!(
-            "matches none of what the query asks about ({})",
-            q.group_labels.join(", ")
+        Some(Reason::new(
+            ReasonCode::AdmissionUnrelated,
+            &[&q.group_labels.join(", ")],
         ))
     } else if relevance <= policy.admission_min_relevance {
-        Some(format!(
-            "relevance {relevance:.3} not above the minimum {:.3}",
-            policy.admission_min_relevance
+        Some(Reason::new(
+            ReasonCode::AdmissionLowRelevance,
+            &[
+                &format!("{relevance:.3}"),
+                &format!("{:.3}", policy.admission_min_relevance),
+            ],
         ))
     } else if risk > policy.rank.max_risk {
-        Some(format!(
-            "safety risk {risk:.2} above the limit {:.2}",
-            policy.rank.max_risk
+        Some(Reason::new(
+            ReasonCode::AdmissionRisk,
+            &[
+                &format!("{risk:.2}"),
+                &format!("{:.2}", policy.rank.max_risk),
+            ],
         ))
     } else {
         None

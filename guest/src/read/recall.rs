@@ -43,10 +43,11 @@ use crate::read::rank::{
     QueryTerm,
 };
 use crate::types::{
-    Datetime, Error, Memory, Query, RecallResult, ScoredMemory, Sensitivity, Status,
+    Datetime, Error, Memory, Query, Reason, RecallResult, ScoredMemory, Sensitivity, Status,
 };
 use crate::wit_store::{Filter, ScopeMatch, Stored, WeightedTerm};
 use crate::write::resolve::effective_start;
+use engram_contract::reason::ReasonCode;
 
 /// Default number of results when a query asks for 0.
 pub const DEFAULT_K: u32 = 10;
@@ -718,7 +719,7 @@ fn recall_with(ctx: &Ctx, q: &Query, cache: &mut DocCache) -> Result<RecallResul
         match shown.get(&key) {
             Some(first) => {
                 s.admission.admit = false;
-                s.admission.reason = Some(format!("duplicate of {first}"));
+                s.admission.reason = Some(Reason::new(ReasonCode::AdmissionDuplicate, &[first]));
             }
             None => {
                 shown.insert(key, s.memory.id.clone());
@@ -744,10 +745,14 @@ fn recall_with(ctx: &Ctx, q: &Query, cache: &mut DocCache) -> Result<RecallResul
     // With the caller's embedding the query has a semantic signal of its
     // own: lexical coverage no longer decides that nothing answers it.
     if best_covered < needed && q.embedding.is_none() {
-        let why = format!(
-            "nothing relevant: the best candidate covers {best_covered} of the {} things the query asks about ({}), {needed} needed",
-            model.groups.len(),
-            model.group_labels.join(", ")
+        let why = Reason::new(
+            ReasonCode::AdmissionTooLittleCovered,
+            &[
+                &best_covered.to_string(),
+                &model.groups.len().to_string(),
+                &model.group_labels.join(", "),
+                &needed.to_string(),
+            ],
         );
         for s in scored.iter_mut().filter(|s| s.admission.admit) {
             s.admission.admit = false;
@@ -755,11 +760,14 @@ fn recall_with(ctx: &Ctx, q: &Query, cache: &mut DocCache) -> Result<RecallResul
         }
         abstention = Some(why);
     } else if !scored.iter().any(|s| s.admission.admit) {
-        abstention = Some(if scored.is_empty() {
-            "nothing relevant: no stored memory in scope matches the query".to_string()
-        } else {
-            "nothing relevant: no candidate passed the admission gate".to_string()
-        });
+        abstention = Some(Reason::new(
+            if scored.is_empty() {
+                ReasonCode::AdmissionNothingInScope
+            } else {
+                ReasonCode::AdmissionNoneAdmitted
+            },
+            &[],
+        ));
     }
     let (admitted, refused): (Vec<_>, Vec<_>) = scored.into_iter().partition(|s| s.admission.admit);
     Ok(RecallResult {

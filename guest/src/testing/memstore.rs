@@ -5,9 +5,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::core::model::{
-    principal_covers, scope_denial, scope_visible, semantic_key, sensitivity_rank,
-};
+use crate::core::model::{principal_covers, scope_denial, scope_visible, semantic_key};
 use crate::core::store::Store;
 use crate::types::{Datetime, Memory, Scope, Status};
 use crate::wit_store::{
@@ -100,7 +98,7 @@ pub fn filter_matches(f: &Filter, m: &Memory) -> bool {
         && f.valid_at
             .is_none_or(|t| crate::core::time::within(t, m.valid_from, m.valid_to))
         && f.sensitivity_max
-            .is_none_or(|s| sensitivity_rank(m.sensitivity) <= sensitivity_rank(s))
+            .is_none_or(|s| m.sensitivity.rank() <= s.rank())
         && f.subject
             .as_ref()
             .is_none_or(|s| key.is_some_and(|k| k.0 == s))

@@ -10,7 +10,7 @@ use crate::core::model::{default_retention, make_id, memory_kind_of, semantic_ke
 use crate::lifecycle::tombstone::{Erased, Restatement, Verdict};
 use crate::types::{
     Candidate, Datetime, Decision, Disposition, Error, GateName, ImportReceipt, ImportRecord,
-    Memory, MemoryKind, MemoryRef, Payload, Provenance, Status, WriteAction,
+    Memory, MemoryKind, MemoryRef, Payload, Provenance, Reason, Status, WriteAction,
 };
 use crate::wit_store::{Event, Insert, StoreError, Stored, Update, WriteOp};
 use crate::write::classify::{classify as classify_one, Classification};
@@ -401,7 +401,7 @@ fn apply(
 }
 
 /// Record what resolution did on a decision.
-fn record(decision: &mut Decision, applied: &Applied, reason: Option<String>) {
+fn record(decision: &mut Decision, applied: &Applied, reason: Option<Reason>) {
     decision.action = applied.action;
     if let Some(r) = &applied.stored {
         decision.memory_id = Some(r.id.clone());
@@ -683,7 +683,7 @@ pub fn import_records(ctx: &Ctx, records: &[ImportRecord]) -> Result<Vec<ImportR
             return Err(invalid(
                 Some(i),
                 "text",
-                format!("contains a secret ({}); never stored", f.family),
+                format!("contains a secret ({}); never stored", f.family.name()),
             ));
         }
     }
@@ -701,7 +701,7 @@ fn plan_import(
     for (i, r) in records.iter().enumerate() {
         let c = &r.candidate;
         if let Verdict::Blocked(why) = erased.check(c, Restatement::Never, &ctx.policy.write)? {
-            return Err(invalid(Some(i), "text", why));
+            return Err(invalid(Some(i), "text", why.text));
         }
         let payload = import_payload(i, r, now)?;
         let trust = ctx.policy.source(c.source.kind);

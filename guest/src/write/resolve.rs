@@ -11,8 +11,9 @@
 
 use crate::core::config::{FactDomain, Lifecycle, Policy};
 use crate::core::model::{semantic_key, source_label};
-use crate::types::{Datetime, Memory, Payload, Status};
+use crate::types::{Datetime, Memory, Payload, Reason, Status};
 use crate::wit_store::Stored;
+use engram_contract::reason::ReasonCode;
 
 /// What to do with a new memory.
 #[derive(Debug, Clone)]
@@ -51,10 +52,10 @@ pub enum Resolution {
 #[derive(Debug, Clone)]
 pub struct Outcome {
     pub resolution: Resolution,
-    pub reason: Option<String>,
+    pub reason: Option<Reason>,
 }
 
-fn outcome(resolution: Resolution, reason: Option<String>) -> Outcome {
+fn outcome(resolution: Resolution, reason: Option<Reason>) -> Outcome {
     Outcome { resolution, reason }
 }
 
@@ -229,7 +230,10 @@ pub fn resolve(new: &Memory, revisions: &[Stored], now: Datetime, policy: &Polic
                     into: d.clone(),
                     corroborates: false,
                 },
-                Some(format!("same content as {}", rev_label(d))),
+                Some(Reason::new(
+                    ReasonCode::ResolveSameContent,
+                    &[&rev_label(d)],
+                )),
             );
         }
         return outcome(Resolution::Park, None);
@@ -243,7 +247,10 @@ pub fn resolve(new: &Memory, revisions: &[Stored], now: Datetime, policy: &Polic
                     into: d.clone(),
                     corroborates: independent(new, &d.memory, policy),
                 },
-                Some(format!("same content as {}", rev_label(d))),
+                Some(Reason::new(
+                    ReasonCode::ResolveSameContent,
+                    &[&rev_label(d)],
+                )),
             ),
             None => outcome(Resolution::Create, None),
         };
@@ -266,7 +273,7 @@ pub fn resolve(new: &Memory, revisions: &[Stored], now: Datetime, policy: &Polic
                 Resolution::Retract {
                     retracted: Vec::new(),
                 },
-                Some("nothing live to retract".into()),
+                Some(Reason::new(ReasonCode::ResolveNothingToRetract, &[])),
             );
         }
         let top = live.iter().map(|s| auth(&s.memory)).max().unwrap_or(0);
@@ -275,20 +282,20 @@ pub fn resolve(new: &Memory, revisions: &[Stored], now: Datetime, policy: &Polic
                 Resolution::Retract {
                     retracted: live.clone(),
                 },
-                Some(format!(
-                    "{} withdraws {}",
-                    who(new),
-                    live.iter().map(rev_label).collect::<Vec<_>>().join(", ")
+                Some(Reason::new(
+                    ReasonCode::ResolveWithdraws,
+                    &[
+                        who(new),
+                        &live.iter().map(rev_label).collect::<Vec<_>>().join(", "),
+                    ],
                 )),
             );
         }
         return outcome(
             Resolution::Park,
-            Some(format!(
-                "a {} retraction may not withdraw {} ({}): kept pending for review",
-                who(new),
-                rev_label(&live[0]),
-                who(&live[0].memory)
+            Some(Reason::new(
+                ReasonCode::ResolveRetractionOutranked,
+                &[who(new), &rev_label(&live[0]), who(&live[0].memory)],
             )),
         );
     }
@@ -299,15 +306,20 @@ pub fn resolve(new: &Memory, revisions: &[Stored], now: Datetime, policy: &Polic
             return outcome(Resolution::Create, None);
         }
         let confirms = replaced.iter().any(|p| same_content(new, &p.memory));
-        let reason = format!(
-            "{} {} pending {}",
-            who(new),
-            if confirms { "confirms" } else { "overrules" },
-            replaced
-                .iter()
-                .map(rev_label)
-                .collect::<Vec<_>>()
-                .join(", ")
+        let reason = Reason::new(
+            if confirms {
+                ReasonCode::ResolveConfirmsPending
+            } else {
+                ReasonCode::ResolveOverrulesPending
+            },
+            &[
+                who(new),
+                &replaced
+                    .iter()
+                    .map(rev_label)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ],
         );
         return outcome(Resolution::Supersede { replaced, confirms }, Some(reason));
     }
@@ -318,7 +330,7 @@ pub fn resolve(new: &Memory, revisions: &[Stored], now: Datetime, policy: &Polic
             Resolution::Historical {
                 valid_to: new.valid_to,
             },
-            Some("its validity has ended: stored as history, current kept".into()),
+            Some(Reason::new(ReasonCode::ResolveValidityEnded, &[])),
         );
     }
 
@@ -333,18 +345,12 @@ pub fn resolve(new: &Memory, revisions: &[Stored], now: Datetime, policy: &Polic
             || ended_by(&d.memory, now);
         if decisive {
             let reason = if others.is_empty() {
-                format!(
-                    "{} confirms {} ({}): a new revision",
-                    who(new),
-                    rev_label(d),
-                    who(&d.memory)
+                Reason::new(
+                    ReasonCode::ResolveConfirms,
+                    &[who(new), &rev_label(d), who(&d.memory)],
                 )
             } else {
-                format!(
-                    "{} sides with {} and resolves the conflict",
-                    who(new),
-                    rev_label(d)
-                )
+                Reason::new(ReasonCode::ResolveSidesWith, &[who(new), &rev_label(d)])
             };
             return outcome(
                 Resolution::Supersede {
@@ -359,7 +365,10 @@ pub fn resolve(new: &Memory, revisions: &[Stored], now: Datetime, policy: &Polic
                 into: d.clone(),
                 corroborates: independent(new, &d.memory, policy),
             },
-            Some(format!("same content as {}", rev_label(d))),
+            Some(Reason::new(
+                ReasonCode::ResolveSameContent,
+                &[&rev_label(d)],
+            )),
         );
     }
 
@@ -371,9 +380,9 @@ pub fn resolve(new: &Memory, revisions: &[Stored], now: Datetime, policy: &Polic
                 replaced: overruled(live.clone()),
                 confirms: false,
             },
-            Some(format!(
-                "{} is no longer valid: replaced",
-                rev_label(&live[0])
+            Some(Reason::new(
+                ReasonCode::ResolveNoLongerValid,
+                &[&rev_label(&live[0])],
             )),
         );
     }
@@ -394,9 +403,9 @@ pub fn resolve(new: &Memory, revisions: &[Stored], now: Datetime, policy: &Polic
             Resolution::Exception {
                 standing: head.clone(),
             },
-            Some(format!(
-                "a temporary exception does not supersede the standing preference {}",
-                rev_label(head)
+            Some(Reason::new(
+                ReasonCode::ResolveException,
+                &[&rev_label(head)],
             )),
         );
     }
@@ -407,24 +416,28 @@ pub fn resolve(new: &Memory, revisions: &[Stored], now: Datetime, policy: &Polic
                 replaced: overruled(live.clone()),
                 confirms: false,
             },
-            Some(format!(
-                "{} outranks {} for {}: supersedes {}",
-                who(new),
-                who(&head.memory),
-                domain_name(domain),
-                rev_label(head)
+            Some(Reason::new(
+                ReasonCode::ResolveOutranks,
+                &[
+                    who(new),
+                    who(&head.memory),
+                    domain_name(domain),
+                    &rev_label(head),
+                ],
             )),
         );
     }
     if a_new < top {
         return outcome(
             Resolution::Park,
-            Some(format!(
-                "outranked by {} ({} outranks {} for {}): kept pending for review",
-                rev_label(head),
-                who(&head.memory),
-                who(new),
-                domain_name(domain)
+            Some(Reason::new(
+                ReasonCode::ResolveOutranked,
+                &[
+                    &rev_label(head),
+                    who(&head.memory),
+                    who(new),
+                    domain_name(domain),
+                ],
             )),
         );
     }
@@ -449,10 +462,9 @@ pub fn resolve(new: &Memory, revisions: &[Stored], now: Datetime, policy: &Polic
         if simultaneous {
             return outcome(
                 Resolution::Conflict { with: live.clone() },
-                Some(format!(
-                    "{} and {} state different values for the same moment: undecidable, both kept as conflicted",
-                    who(new),
-                    rev_label(head)
+                Some(Reason::new(
+                    ReasonCode::ResolveSimultaneous,
+                    &[who(new), &rev_label(head)],
                 )),
             );
         }
@@ -462,10 +474,9 @@ pub fn resolve(new: &Memory, revisions: &[Stored], now: Datetime, policy: &Polic
                     replaced: overruled(live.clone()),
                     confirms: false,
                 },
-                Some(format!(
-                    "a later {} statement supersedes {}",
-                    who(new),
-                    rev_label(head)
+                Some(Reason::new(
+                    ReasonCode::ResolveLater,
+                    &[who(new), &rev_label(head)],
                 )),
             );
         }
@@ -479,19 +490,14 @@ pub fn resolve(new: &Memory, revisions: &[Stored], now: Datetime, policy: &Polic
         };
         return outcome(
             Resolution::Historical { valid_to },
-            Some(format!(
-                "older than {}: stored as history, current kept",
-                rev_label(head)
-            )),
+            Some(Reason::new(ReasonCode::ResolveOlder, &[&rev_label(head)])),
         );
     }
     outcome(
         Resolution::Conflict { with: live.clone() },
-        Some(format!(
-            "{} and {} have equal authority for {}: undecidable, both kept as conflicted",
-            who(new),
-            who(&head.memory),
-            domain_name(domain)
+        Some(Reason::new(
+            ReasonCode::ResolveEqualAuthority,
+            &[who(new), who(&head.memory), domain_name(domain)],
         )),
     )
 }
@@ -623,7 +629,7 @@ mod tests {
         let new = mem("order:991", "status", "paid", SourceKind::User);
         let r = resolve(&new, std::slice::from_ref(&old), now, &p);
         assert!(matches!(r.resolution, Resolution::Park), "{r:?}");
-        assert!(r.reason.unwrap_or_default().contains("outranked"));
+        assert!(r.reason.is_some_and(|r| r.text.contains("outranked")));
     }
 
     #[test]

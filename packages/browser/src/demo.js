@@ -74,8 +74,8 @@ $('remember').onclick = () => run(async () => {
   table.replaceChildren();
   row(table, ['line', 'decision', 'why'], true);
   decisions.forEach((d, i) => {
-    const denied = Object.entries(d.gates).filter(([, g]) => !g.pass).map(([name, g]) => `${name}: ${g.reason}`);
-    row(table, [lines[i], tag(`${d.disposition} ${d.kind}`, d.disposition), denied.length ? denied.join('; ') : d.reasons.join('; ')]);
+    const denied = Object.entries(d.gates).filter(([, g]) => !g.pass).map(([name, g]) => `${name}: ${g.reason.text}`);
+    row(table, [lines[i], tag(`${d.disposition} ${d.kind}`, d.disposition), denied.length ? denied.join('; ') : d.reasons.map((r) => r.text).join('; ')]);
   });
   await showMemories();
 });

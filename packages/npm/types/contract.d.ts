@@ -283,7 +283,8 @@ export type Verdict = "approve" | "reject";
 export interface AdmissionOut {
   admit: boolean;
   conflict: boolean;
-  reason: string | null;
+  /** Why it was not admitted, when it was not. */
+  reason: Reason | null;
   relevance: number;
   safety_risk: number;
   scope_ok: boolean;
@@ -311,7 +312,8 @@ export interface DecisionOut {
   memory_id: string | null;
   occurred_at: Time | null;
   policy_version: string;
-  reasons: Array<string>;
+  /** Why, in order: classification, the failed gates, the write's resolution. */
+  reasons: Array<Reason>;
   revision: number | null;
   sensitivity: Sensitivity;
   /** The words a time was resolved from (e.g. `昨天`). */
@@ -353,7 +355,7 @@ export interface ForgetOut {
 /** One gate's verdict. */
 export interface GateOut {
   pass: boolean;
-  reason: string;
+  reason: Reason;
 }
 
 /** The versions of the loaded component. */
@@ -483,13 +485,23 @@ export type PayloadJson = {
   time_expression: string | null;
 };
 
+/** Why the policy decided something: a code of the closed vocabulary (`contract/reasons.txt`), the values of its slots by name, and the sentence rendered from them. */
+export interface Reason {
+  /** The reason's code (e.g. `gate.sensitivity.secret`); a code keeps its meaning. */
+  code: ReasonCode;
+  /** The values of the code's slots, by slot name (empty for a code without slots). */
+  detail: Record<string, string>;
+  /** The sentence for a person: the code's template with the detail put in. */
+  text: string;
+}
+
 /** A reason's code: one of the closed vocabulary in contract/reasons.txt (SPEC §4, Reasons). */
 export type ReasonCode = "kind.deferral" | "kind.past-occurrence" | "kind.prompt-injection" | "kind.carried-order" | "kind.reasoning-trace" | "kind.raw-data" | "kind.inferred-instruction" | "kind.inferred-summary" | "kind.standing-choice" | "kind.observed-status" | "kind.event" | "kind.undated-event" | "kind.fact" | "kind.no-lasting-value" | "kind.chitchat" | "kind.too-short" | "kind.question-request" | "kind.bare-question" | "kind.procedure" | "kind.single-success-lesson" | "kind.task-scope-cue" | "kind.task-deixis" | "kind.in-progress" | "kind.progress-line" | "kind.request-at-hand" | "kind.plan-for-today" | "kind.untrusted-steps" | "kind.health-ask" | "model.structural" | "model.task-cue" | "model.agrees" | "model.untrusted" | "model.stated-key" | "model.short-margin" | "model.overrules" | "model.sensitive-data" | "hint.key-given" | "hint.key-ignored" | "hint.agrees" | "hint.accepted" | "hint.accepted-over-text" | "hint.overruled-injection" | "hint.overruled-nothing-to-keep" | "hint.overruled-not-task-bound" | "hint.overruled-persistence" | "hint.overruled-task-scope" | "hint.overruled-dated-event" | "hint.overruled-steps" | "hint.overruled-no-steps" | "hint.overruled-no-time-or-outcome" | "hint.overruled-standing-fact" | "payload.occurred-at-given" | "payload.occurred-at-resolved" | "payload.relative-past" | "payload.no-time" | "payload.object-not-in-text" | "payload.key-derived" | "gate.value.reusable" | "gate.value.reusable-asked" | "gate.value.task-state" | "gate.value.untrusted-instruction" | "gate.value.nothing-reusable" | "gate.value.nothing-reusable-because" | "gate.value.nothing-reusable-after" | "gate.confidence.ok" | "gate.confidence.ok-hedged" | "gate.confidence.below-floor" | "gate.confidence.inference" | "gate.confidence.inference-hedged" | "gate.confidence.untrusted-steps" | "gate.confidence.single-success" | "gate.confidence.below-active" | "gate.sensitivity.clear" | "gate.sensitivity.secret" | "gate.sensitivity.erased-source" | "gate.sensitivity.erased-content" | "gate.sensitivity.restatement" | "gate.sensitivity.restated" | "gate.sensitivity.personal-without-ask" | "gate.sensitivity.personal-with-ask" | "gate.sensitivity.personal-task-state" | "gate.sensitivity.contact-data" | "gate.stability.task-scope-cue" | "gate.stability.task-only" | "gate.stability.past-event" | "gate.stability.persistence-cue" | "gate.stability.stable" | "gate.stability.nothing-to-keep" | "gate.conflict.no-live-memory" | "gate.conflict.duplicate" | "gate.conflict.revises" | "gate.permission.ok" | "gate.permission.scope" | "gate.permission.untrusted-instruction" | "gate.permission.rate-limit" | "gate.permission.removes-guard" | "resolve.same-content" | "resolve.nothing-to-retract" | "resolve.withdraws" | "resolve.retraction-outranked" | "resolve.confirms-pending" | "resolve.overrules-pending" | "resolve.validity-ended" | "resolve.confirms" | "resolve.sides-with" | "resolve.no-longer-valid" | "resolve.exception" | "resolve.outranks" | "resolve.outranked" | "resolve.simultaneous" | "resolve.later" | "resolve.older" | "resolve.equal-authority" | "admission.out-of-scope" | "admission.status" | "admission.not-in-force" | "admission.kind" | "admission.sensitivity" | "admission.unrelated" | "admission.low-relevance" | "admission.risk" | "admission.duplicate" | "admission.too-little-covered" | "admission.nothing-in-scope" | "admission.none-admitted" | "review.approved" | "review.approved-superseding" | "review.rejected";
 
 /** One query's answer. */
 export interface RecallOut {
   /** Why nothing was admitted, when nothing was. */
-  abstention: string | null;
+  abstention: Reason | null;
   /** Records the store handed over for this query. */
   candidates_read: number;
   /** The query's `id`. */
@@ -517,7 +529,8 @@ export type Retention = "ephemeral" | "standard" | "durable" | "audit";
 export interface ReviewOut {
   /** The new active revision an approval wrote. */
   approved_as: MemoryRef | null;
-  reason: string;
+  /** What the review did. */
+  reason: Reason;
   reviewed: MemoryRef;
   /** Revisions the approval superseded. */
   superseded: Array<MemoryRef>;

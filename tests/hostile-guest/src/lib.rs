@@ -381,7 +381,16 @@ impl Guest for Hostile {
                 candidate_id: c.id.clone(),
                 kind: CandidateKind::None,
                 disposition: Disposition::Rejected,
-                reasons,
+                // What it found, as reasons' text (its code names no
+                // policy reason: this guest keeps no policy).
+                reasons: reasons
+                    .into_iter()
+                    .map(|text| Reason {
+                        code: "hostile.report".into(),
+                        detail: Vec::new(),
+                        text,
+                    })
+                    .collect(),
                 gates: Vec::new(),
                 memory_id: None,
                 revision: None,

@@ -294,14 +294,14 @@ function gatesTable(d) {
   return h('table', { class: 'grid gates' },
     h('thead', {}, h('tr', {}, h('th', {}, 'Gate'), h('th', {}, 'Verdict'), h('th', {}, 'Why'))),
     h('tbody', {}, Object.entries(d.gates).map(([name, g]) => h('tr', { class: g.pass ? 'pass' : 'fail' },
-      h('td', {}, name), h('td', {}, g.pass ? 'pass ✓' : 'fail ✗'), h('td', {}, g.reason)))));
+      h('td', {}, name), h('td', {}, g.pass ? 'pass ✓' : 'fail ✗'), h('td', { title: g.reason.code }, g.reason.text)))));
 }
 
 function decisionView(d) {
   return h('div', { class: 'decision', 'data-disposition': d.disposition, 'data-action': d.action },
     h('p', {}, h('strong', {}, `${d.disposition} · ${d.action}`),
       d.memory_id ? ` → ${d.memory_id}#${d.revision}` : '', ` (${d.kind}, confidence ${num(d.confidence)})`),
-    d.reasons.length ? h('ul', {}, d.reasons.map((r) => h('li', {}, r))) : null,
+    d.reasons.length ? h('ul', {}, d.reasons.map((r) => h('li', { title: r.code }, r.text))) : null,
     gatesTable(d));
 }
 
@@ -355,7 +355,7 @@ function admissionView(a) {
   return h('dl', { class: 'admission' },
     ['relevance', 'scope_ok', 'time_ok', 'task_applicable', 'conflict', 'safety_risk', 'admit'].map((k) =>
       [h('dt', {}, k), h('dd', {}, typeof a[k] === 'number' ? num(a[k]) : String(a[k]))]),
-    a.reason ? [h('dt', {}, 'reason'), h('dd', {}, a.reason)] : null);
+    a.reason ? [h('dt', {}, 'reason'), h('dd', { title: a.reason.code }, a.reason.text)] : null);
 }
 
 function resultView(r, i, admitted) {
@@ -364,7 +364,7 @@ function resultView(r, i, admitted) {
       h('span', { class: 'score' }, num(r.score, 3)), ' ',
       h('span', { class: `kind ${r.kind}` }, r.kind), ' ',
       h('span', { class: 'memtext' }, r.text), ' ',
-      h('span', { class: 'admit' }, admitted ? 'admitted' : `not admitted: ${r.admission.reason ?? ''}`)),
+      h('span', { class: 'admit' }, admitted ? 'admitted' : `not admitted: ${r.admission.reason?.text ?? ''}`)),
     h('div', { class: 'explain' },
       h('div', {}, h('h4', {}, 'Features · 特征'), featureList(r.features)),
       h('div', {}, h('h4', {}, 'Admission · 准入'), admissionView(r.admission)),
@@ -409,8 +409,8 @@ async function review(m, verdict) {
   const reference = `inspector:${state.principal.user ?? state.principal.tenant}`;
   try {
     const [o] = await api('POST', '/v1/review', [{ id: m.id, revision: m.revision, verdict, reference }]);
-    $('#review-outcome').replaceChildren(h('p', { class: `review-result ${verdict}` }, o.reason));
-    say(o.reason);
+    $('#review-outcome').replaceChildren(h('p', { class: `review-result ${verdict}` }, o.reason.text));
+    say(o.reason.text);
     await Promise.all([loadMemories(), loadReview()]);
   } catch (err) { say(`Review failed: ${err.message}`, true); }
 }

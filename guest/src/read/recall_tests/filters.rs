@@ -120,7 +120,11 @@ fn as_of_reads_the_revision_in_force_then() {
     assert_eq!(r.not_admitted.len(), 1);
     assert!(!r.not_admitted[0].admission.time_ok);
     assert_eq!(
-        r.not_admitted[0].admission.reason.as_deref(),
+        r.not_admitted[0]
+            .admission
+            .reason
+            .as_ref()
+            .map(|r| r.text.as_str()),
         Some("not in force at the as-of instant")
     );
     // 5 days ago: the new one.
@@ -154,7 +158,11 @@ fn duplicates_are_set_aside_with_a_reason() {
     let r = run(&store, &Policy::default(), &q);
     assert_eq!(ids(&r), vec!["a"]);
     assert_eq!(
-        r.not_admitted[0].admission.reason.as_deref(),
+        r.not_admitted[0]
+            .admission
+            .reason
+            .as_ref()
+            .map(|r| r.text.as_str()),
         Some("duplicate of a")
     );
 }

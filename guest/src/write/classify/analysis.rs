@@ -4,6 +4,7 @@
 
 use crate::types::CandidateKind;
 use crate::types::Datetime;
+use crate::types::Reason;
 use crate::write::classify::scan::Scan;
 use crate::write::classify::signals::Signals;
 
@@ -13,7 +14,7 @@ pub(crate) struct Analysis {
     pub(crate) folded: String,
     pub(crate) s: Scan,
     pub(crate) untrusted: bool,
-    pub(crate) reasons: Vec<String>,
+    pub(crate) reasons: Vec<Reason>,
     pub(crate) signals: Signals,
     /// The kind the ordered rules reach (the kind model's baseline).
     pub(crate) rule_kind: CandidateKind,

@@ -7,12 +7,14 @@ use crate::core::config::WritePolicy;
 use crate::core::model::candidate_kind_name;
 use crate::types::Candidate;
 use crate::types::CandidateKind;
+use crate::types::Reason;
 use crate::write::classify::analysis::Analysis;
 use crate::write::classify::kind::rule::EventReading;
 use crate::write::classify::scan::Scan;
 use crate::write::classify::signals::Signals;
 use crate::write::model;
 use crate::write::model::Features;
+use engram_contract::reason::ReasonCode;
 
 pub(crate) fn features(c: &Candidate, a: &Analysis, buckets: u32) -> Features {
     Features::of(
@@ -63,12 +65,8 @@ pub(crate) fn learned_kind(
     if let Some(rule) = a.signals.structural.clone() {
         let d = model::decide(f);
         if d.kind != a.decided.0 {
-            a.reasons.push(format!(
-                "model leans {} (margin {:.1}; {}), but {rule} is decided by structure",
-                candidate_kind_name(d.kind),
-                d.margin,
-                d.describe()
-            ));
+            a.reasons
+                .push(leaning(ReasonCode::ModelStructural, &d, &rule));
         }
         return a.decided;
     }
@@ -77,21 +75,12 @@ pub(crate) fn learned_kind(
     // injection; the model is still shown in the reasons.
     let task_cue = a.rule_kind == CandidateKind::Working && !a.s.task.is_empty();
     let d = model::decide(f);
-    let name = candidate_kind_name(d.kind);
     if task_cue && d.kind != a.rule_kind {
-        a.reasons.push(format!(
-            "model leans {name} (margin {:.1}; {}), but an explicit task-scope cue decides",
-            d.margin,
-            d.describe()
-        ));
+        a.reasons.push(leaning(ReasonCode::ModelTaskCue, &d, ""));
         return a.decided;
     }
     if d.kind == a.rule_kind {
-        a.reasons.push(format!(
-            "model agrees: {name} (margin {:.1}; {})",
-            d.margin,
-            d.describe()
-        ));
+        a.reasons.push(leaning(ReasonCode::ModelAgrees, &d, ""));
         return (d.kind, a.decided.1 || d.margin >= MODEL_STRONG_MARGIN);
     }
     let storable = |k: CandidateKind| {
@@ -104,21 +93,13 @@ pub(crate) fn learned_kind(
     // only on the rules' positive evidence: the model may keep less of it,
     // never more (it can carry an injection no detector names).
     if a.untrusted && !storable(a.rule_kind) && storable(d.kind) {
-        a.reasons.push(format!(
-            "model leans {name} (margin {:.1}; {}), but untrusted text is kept only on positive rule evidence",
-            d.margin,
-            d.describe()
-        ));
+        a.reasons.push(leaning(ReasonCode::ModelUntrusted, &d, ""));
         return a.decided;
     }
     // A fact the rules found, keyed by a trusted caller, is kept: the model
     // may say what kind it is, not that it is worth nothing.
     if stated_key && !a.untrusted && storable(a.rule_kind) && d.kind == CandidateKind::None {
-        a.reasons.push(format!(
-            "model leans {name} (margin {:.1}; {}), but the caller stated its subject, predicate and object",
-            d.margin,
-            d.describe()
-        ));
+        a.reasons.push(leaning(ReasonCode::ModelStatedKey, &d, ""));
         return a.decided;
     }
     let needed = if a.decided.1 {
@@ -127,18 +108,14 @@ pub(crate) fn learned_kind(
         MODEL_OVER_WEAK_RULES
     };
     if d.margin < needed {
-        a.reasons.push(format!(
-            "model leans {name} (margin {:.1}; {}), short of overruling the rules",
-            d.margin,
-            d.describe()
-        ));
+        a.reasons
+            .push(leaning(ReasonCode::ModelShortMargin, &d, ""));
         return a.decided;
     }
-    a.reasons.push(format!(
-        "model: {name} over the rules' {} (margin {:.1}; {})",
+    a.reasons.push(leaning(
+        ReasonCode::ModelOverrules,
+        &d,
         candidate_kind_name(a.rule_kind),
-        d.margin,
-        d.describe()
     ));
     let signals = &mut a.signals;
     match d.kind {
@@ -161,6 +138,26 @@ pub(crate) fn learned_kind(
     (d.kind, d.margin >= MODEL_STRONG_MARGIN)
 }
 
+/// The model's reading as a reason of `code` (a `model.…` code): its kind,
+/// margin and top features, and `other` (the structural rule, or the
+/// rules' kind) where the code's template has a slot for it.
+fn leaning(code: ReasonCode, d: &model::Decision, other: &str) -> Reason {
+    let kind = candidate_kind_name(d.kind);
+    let margin = format!("{:.1}", d.margin);
+    let features = d.describe();
+    let values: Vec<&str> = code
+        .slots()
+        .iter()
+        .map(|slot| match *slot {
+            "kind" => kind,
+            "margin" => margin.as_str(),
+            "features" => features.as_str(),
+            _ => other,
+        })
+        .collect();
+    Reason::new(code, &values)
+}
+
 /// Sensitive personal data said in ordinary words ("我对芒果过敏", "my
 /// take-home is about 4k"): the learned head (`model::sensitive`) adds a
 /// personal-data finding that the sensitivity gate treats like the
@@ -171,7 +168,7 @@ pub(crate) fn learned_kind(
 pub(crate) fn learned_personal(
     f: &Features,
     kind: CandidateKind,
-    reasons: &mut Vec<String>,
+    reasons: &mut Vec<Reason>,
     signals: &mut Signals,
 ) {
     let lasting = matches!(
@@ -187,7 +184,10 @@ pub(crate) fn learned_personal(
     if signals.personal.iter().any(|p| p.family == found.family) {
         return;
     }
-    reasons.push(format!("sensitive-data model: {}", found.describe()));
+    reasons.push(Reason::new(
+        ReasonCode::ModelSensitiveData,
+        &[&found.describe()],
+    ));
     signals.personal.push(found);
 }
 

@@ -49,6 +49,7 @@ use crate::core::config::Policy;
 use crate::types::Candidate;
 use crate::types::CandidateKind;
 use crate::types::Datetime;
+use crate::types::Reason;
 use crate::write::classify::analysis::Analysis;
 use crate::write::classify::hint::apply_hint;
 use crate::write::classify::kind::text_kind;
@@ -68,6 +69,7 @@ use crate::write::detect::injection;
 use crate::write::detect::injection::Carrier;
 use crate::write::model;
 use crate::write::model::Features;
+use engram_contract::reason::ReasonCode;
 
 pub(crate) fn analyse(c: &Candidate, now: Datetime, policy: &Policy) -> Analysis {
     let wp = &policy.write;
@@ -114,15 +116,15 @@ pub(crate) fn analyse(c: &Candidate, now: Datetime, policy: &Policy) -> Analysis
         ..Signals::default()
     };
     if !s.deferrals.is_empty() {
-        reasons.push(format!(
-            "deferral {} is not a persistence cue",
-            quoted(&s.deferrals)
+        reasons.push(Reason::new(
+            ReasonCode::KindDeferral,
+            &[&quoted(&s.deferrals)],
         ));
     }
     if !s.task_traps.is_empty() {
-        reasons.push(format!(
-            "{} refers to a past occurrence, not to the current task",
-            quoted(&s.task_traps)
+        reasons.push(Reason::new(
+            ReasonCode::KindPastOccurrence,
+            &[&quoted(&s.task_traps)],
         ));
     }
 

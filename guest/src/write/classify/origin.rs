@@ -7,15 +7,17 @@
 use crate::core::config::Policy;
 use crate::core::config::WritePolicy;
 use crate::types::Candidate;
+use crate::types::Reason;
 use crate::types::SourceKind;
 use crate::write::classify::signals::Signals;
 use crate::write::detect::injection;
 use crate::write::detect::injection::Carrier;
 use crate::write::detect::injection::Injection;
 use crate::write::detect::secrets;
-use crate::write::detect::secrets::Finding;
+use crate::write::detect::secrets::{Family, Finding};
 use crate::write::model::injection::Span;
 use crate::write::model::injection::Via;
+use engram_contract::reason::ReasonCode;
 
 /// The secrets and personal data of a text, and the text folded with them
 /// blanked, so their characters are never cues (health words stay).
@@ -26,7 +28,7 @@ pub(crate) fn masked_fold(text: &str, wp: &WritePolicy) -> (Vec<Finding>, Vec<Fi
         found
             .personal
             .iter()
-            .filter(|f| f.family != "health")
+            .filter(|f| f.family != Family::Health)
             .cloned(),
     );
     let folded = secrets::mask(&found.folded, &hidden);
@@ -107,14 +109,14 @@ pub(crate) fn reject_injection(
     c: &Candidate,
     origin: &Origin,
     inj: &Injection,
-    reasons: &mut Vec<String>,
+    reasons: &mut Vec<Reason>,
     signals: &mut Signals,
 ) {
     let carrier = carrier(c, origin);
-    let why = format!(
-        "prompt injection: {} in {carrier}: rejected, never semantic or procedural memory",
-        inj.describe()
+    let why = Reason::new(
+        ReasonCode::KindPromptInjection,
+        &[&inj.describe(), &carrier],
     );
-    reasons.push(why.clone());
-    signals.injection = Some(why);
+    signals.injection = Some(why.text.clone());
+    reasons.push(why);
 }

@@ -4,9 +4,12 @@
 //! success goes to review — and a health condition with an ask, which is a
 //! personal fact (consent step), not a procedure.
 
+use crate::types::Reason;
 use crate::types::{Candidate, CandidateKind, SourceKind};
 use crate::write::classify::scan::Scan;
 use crate::write::classify::signals::Signals;
+use crate::write::detect::secrets::Family;
+use engram_contract::reason::ReasonCode;
 
 /// The kind as stored, with the signals the gates read set.
 pub(crate) fn settle(
@@ -14,27 +17,24 @@ pub(crate) fn settle(
     kind: CandidateKind,
     untrusted: bool,
     s: &Scan,
-    reasons: &mut Vec<String>,
+    reasons: &mut Vec<Reason>,
     signals: &mut Signals,
 ) -> CandidateKind {
     if kind == CandidateKind::Procedural && untrusted && signals.injection.is_none() {
-        let why = format!(
-            "steps from an untrusted source ({}) are data, not instructions: never used as a procedure unless reviewed",
-            crate::core::model::source_label(c.source.kind)
+        let why = Reason::new(
+            ReasonCode::KindUntrustedSteps,
+            &[crate::core::model::source_label(c.source.kind)],
         );
-        reasons.push(why.clone());
-        signals.untrusted_steps = Some(why);
+        signals.untrusted_steps = Some(why.text.clone());
+        reasons.push(why);
     }
     // "记住我对花粉过敏，出门前提醒我…": a health condition with an ask is
     // a fact about the person that needs consent, not an agent procedure.
     let kind = if kind == CandidateKind::Procedural
         && !s.explicit.is_empty()
-        && signals.personal.iter().any(|f| f.family == "health")
+        && signals.personal.iter().any(|f| f.family == Family::Health)
     {
-        reasons.push(
-            "health condition with an ask to remember or remind: a personal fact (consent step), not a procedure"
-                .into(),
-        );
+        reasons.push(Reason::new(ReasonCode::KindHealthAsk, &[]));
         CandidateKind::Semantic
     } else {
         kind

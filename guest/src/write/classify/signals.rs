@@ -3,13 +3,14 @@
 
 use crate::types::CandidateKind;
 use crate::types::Payload;
+use crate::types::Reason;
 use crate::write::detect::secrets::Finding;
 
 /// What a candidate is, and the payload it would be stored with.
 #[derive(Debug, Clone)]
 pub struct Classification {
     pub kind: CandidateKind,
-    pub reasons: Vec<String>,
+    pub reasons: Vec<Reason>,
     /// The payload for a storable kind (`None` for working/none).
     pub payload: Option<Payload>,
     /// The speaker explicitly asked to remember ("记住", "remember that").

@@ -45,8 +45,8 @@ fn learned_personal_family(text: &str) -> Option<&'static str> {
     let found = cls
         .reasons
         .iter()
-        .any(|r| r.starts_with("sensitive-data model"));
-    found.then(|| cls.signals.personal.last().map_or("", |f| f.family))
+        .any(|r| r.text.starts_with("sensitive-data model"));
+    found.then(|| cls.signals.personal.last().map_or("", |f| f.family.name()))
 }
 
 #[test]
@@ -163,7 +163,7 @@ fn deferral_is_not_persistence() {
     let c = cand("这个重构以后再说，先把 bug 修了", SourceKind::User);
     let cls = classify(&c, EPOCH, &Policy::default());
     assert!(
-        cls.reasons.iter().any(|r| r.contains("以后再说")),
+        cls.reasons.iter().any(|r| r.text.contains("以后再说")),
         "{:?}",
         cls.reasons
     );
@@ -380,7 +380,7 @@ fn hints_are_validated() {
     let cls = classify(&c, EPOCH, &Policy::default());
     assert_eq!(cls.kind, CandidateKind::Episodic);
     assert!(
-        cls.reasons.iter().any(|r| r.contains("overruled")),
+        cls.reasons.iter().any(|r| r.text.contains("overruled")),
         "{:?}",
         cls.reasons
     );
@@ -392,7 +392,7 @@ fn hints_are_validated() {
     c.kind_hint = Some(CandidateKind::Semantic);
     let cls = classify(&c, EPOCH, &Policy::default());
     assert_eq!(cls.kind, CandidateKind::Semantic);
-    assert!(cls.reasons.iter().any(|r| r.contains("agrees")));
+    assert!(cls.reasons.iter().any(|r| r.text.contains("agrees")));
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use crate::core::config::{Policy, SourceTrust};
 use crate::lifecycle::tombstone::Verdict;
-use crate::types::{Candidate, CandidateKind, Datetime, Memory};
+use crate::types::{Candidate, CandidateKind, Datetime, Memory, Reason};
 use crate::wit_store::Principal;
 use crate::write::classify::{Classification, Signals};
 use crate::write::gates::effect::Effect;
@@ -77,25 +77,26 @@ pub struct Check {
     pub passed: bool,
     /// What this gate asks of the disposition.
     pub effect: Effect,
-    pub reason: String,
+    /// Why: a `gate.<gate>.…` code of the contract's vocabulary.
+    pub reason: Reason,
 }
 
 impl Check {
     /// Passed, asking nothing of the disposition.
-    pub fn pass(reason: impl Into<String>) -> Self {
+    pub fn pass(reason: Reason) -> Self {
         Check {
             passed: true,
             effect: Effect::Keep,
-            reason: reason.into(),
+            reason,
         }
     }
 
     /// Failed, with this effect.
-    pub fn fail(effect: Effect, reason: impl Into<String>) -> Self {
+    pub fn fail(effect: Effect, reason: Reason) -> Self {
         Check {
             passed: false,
             effect,
-            reason: reason.into(),
+            reason,
         }
     }
 }

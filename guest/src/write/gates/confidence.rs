@@ -5,9 +5,10 @@
 //! threshold go to review.
 
 use crate::core::time::{add_ms, MS_PER_DAY};
-use crate::types::{CandidateKind, Datetime};
+use crate::types::{CandidateKind, Datetime, Reason};
 use crate::write::gates::check::{Check, Context, GateInput};
 use crate::write::gates::effect::Effect;
+use engram_contract::reason::ReasonCode;
 
 /// The candidate's confidence: the caller's, capped by the source's trust;
 /// hedges lower it.
@@ -37,48 +38,58 @@ pub fn check(ctx: &Context) -> Check {
     let sig = ctx.signals();
     let wp = &ctx.policy().write;
     let ttl = ctx.policy().inference_ttl_days;
-    let (label, confidence, storable) = (ctx.label, ctx.confidence, ctx.storable);
-    let hedge = || {
-        sig.hedge
-            .as_ref()
-            .map(|h| format!(" (hedged '{h}')"))
-            .unwrap_or_default()
-    };
-    if storable && confidence < wp.reject_below_confidence {
+    let (label, storable) = (ctx.label, ctx.storable);
+    let confidence = format!("{:.2}", ctx.confidence);
+    if storable && ctx.confidence < wp.reject_below_confidence {
+        let floor = format!("{:.2}", wp.reject_below_confidence);
         return Check::fail(
             Effect::Reject,
-            format!(
-                "{label}: confidence {confidence:.2} below the floor {:.2}",
-                wp.reject_below_confidence
+            Reason::new(
+                ReasonCode::GateConfidenceBelowFloor,
+                &[label, &confidence, &floor],
             ),
         );
     }
     if ctx.trust.inferred {
-        let hedge = hedge();
+        let days = ttl.to_string();
         return Check::fail(
             Effect::Review,
-            format!(
-                "{label}: confidence {confidence:.2}{hedge}, unverified inference; pending until verified, expires in {ttl} days"
-            ),
+            match &sig.hedge {
+                Some(h) => Reason::new(
+                    ReasonCode::GateConfidenceInferenceHedged,
+                    &[label, &confidence, h, &days],
+                ),
+                None => Reason::new(
+                    ReasonCode::GateConfidenceInference,
+                    &[label, &confidence, &days],
+                ),
+            },
         );
     }
-    if let (true, Some(why)) = (storable, &sig.untrusted_steps) {
-        return Check::fail(Effect::Review, format!("{why}: pending review"));
+    if storable && sig.untrusted_steps.is_some() {
+        return Check::fail(
+            Effect::Review,
+            Reason::new(ReasonCode::GateConfidenceUntrustedSteps, &[label]),
+        );
     }
     if let (true, Some(cue)) = (ctx.kind() == CandidateKind::Procedural, &sig.single_success) {
         return Check::fail(
             Effect::Review,
-            format!("procedure generalised from a single success ('{cue}'): pending review"),
+            Reason::new(ReasonCode::GateConfidenceSingleSuccess, &[cue]),
         );
     }
-    if storable && confidence < wp.active_min_confidence {
+    if storable && ctx.confidence < wp.active_min_confidence {
+        let threshold = format!("{:.2}", wp.active_min_confidence);
         return Check::fail(
             Effect::Review,
-            format!(
-                "{label}: confidence {confidence:.2} below {:.2}: pending review",
-                wp.active_min_confidence
+            Reason::new(
+                ReasonCode::GateConfidenceBelowActive,
+                &[label, &confidence, &threshold],
             ),
         );
     }
-    Check::pass(format!("{label}: confidence {confidence:.2}{}", hedge()))
+    Check::pass(match &sig.hedge {
+        Some(h) => Reason::new(ReasonCode::GateConfidenceOkHedged, &[label, &confidence, h]),
+        None => Reason::new(ReasonCode::GateConfidenceOk, &[label, &confidence]),
+    })
 }

@@ -3,9 +3,10 @@
 //! resolution (`write/resolve.rs`) decides at write time.
 
 use crate::core::model::semantic_key;
-use crate::types::{Memory, Payload};
+use crate::types::{Memory, Payload, Reason};
 use crate::write::classify::Classification;
 use crate::write::gates::check::{Check, Context};
+use engram_contract::reason::ReasonCode;
 
 pub fn check(ctx: &Context) -> Check {
     against(ctx.classification(), ctx.input.existing)
@@ -14,7 +15,7 @@ pub fn check(ctx: &Context) -> Check {
 /// The gate's answer for this classification against these live memories.
 pub fn against(cls: &Classification, existing: &[Memory]) -> Check {
     let Some(current) = existing.iter().max_by_key(|m| m.revision) else {
-        return Check::pass("no live memory with this key");
+        return Check::pass(Reason::new(ReasonCode::GateConflictNoLiveMemory, &[]));
     };
     let at = format!("{}#{}", current.id, current.revision);
     let same = match (&cls.payload, &current.payload) {
@@ -25,12 +26,8 @@ pub fn against(cls: &Classification, existing: &[Memory]) -> Check {
         (None, _) => false,
     };
     if same {
-        Check::pass(format!(
-            "duplicate of {at}: provenance merged, nothing new stored"
-        ))
+        Check::pass(Reason::new(ReasonCode::GateConflictDuplicate, &[&at]))
     } else {
-        Check::pass(format!(
-            "revises {at}: supersession or conflict is decided by source authority on write"
-        ))
+        Check::pass(Reason::new(ReasonCode::GateConflictRevises, &[&at]))
     }
 }

@@ -36,7 +36,9 @@ pub mod stability;
 pub mod value;
 
 use crate::core::model::source_label;
-use crate::types::{CandidateKind, Datetime, Disposition, GateName, GateResult, Sensitivity};
+use crate::types::{
+    CandidateKind, Datetime, Disposition, GateName, GateResult, Reason, Sensitivity,
+};
 pub use check::GateInput;
 use check::{Check, Context};
 
@@ -61,8 +63,9 @@ pub struct GateOutcome {
     pub disposition: Disposition,
     pub confidence: f64,
     pub sensitivity: Sensitivity,
-    /// Reasons for the disposition (failed gates, in gate order).
-    pub reasons: Vec<String>,
+    /// Reasons for the disposition (failed gates, in gate order), each
+    /// said with its gate's name.
+    pub reasons: Vec<Reason>,
     /// Set when the memory must expire (unverified inference).
     pub valid_to: Option<Datetime>,
 }
@@ -81,10 +84,10 @@ pub fn evaluate(input: &GateInput) -> GateOutcome {
     };
     let checks: Vec<(GateName, Check)> = GATES.iter().map(|(g, check)| (*g, check(&ctx))).collect();
     let disposition = effect::fold(checks.iter().map(|(_, c)| c.effect));
-    let mut reasons: Vec<String> = checks
+    let mut reasons: Vec<Reason> = checks
         .iter()
         .filter(|(_, c)| !c.passed)
-        .map(|(g, c)| format!("{} gate: {}", gate_name(*g), c.reason))
+        .map(|(_, c)| c.reason.in_decision())
         .collect();
     reasons.extend(sensitivity::restated(&ctx));
     GateOutcome {
@@ -101,17 +104,6 @@ pub fn evaluate(input: &GateInput) -> GateOutcome {
         sensitivity: sensitivity::level(&ctx),
         reasons,
         valid_to: confidence::expiry(&ctx),
-    }
-}
-
-pub fn gate_name(g: GateName) -> &'static str {
-    match g {
-        GateName::Value => "value",
-        GateName::Confidence => "confidence",
-        GateName::Sensitivity => "sensitivity",
-        GateName::Stability => "stability",
-        GateName::Conflict => "conflict",
-        GateName::Permission => "permission",
     }
 }
 

@@ -3,8 +3,10 @@
 //! memory remove a safety guard (then it goes to review)?
 
 use crate::core::model::scope_denial;
+use crate::types::Reason;
 use crate::write::gates::check::{Check, Context};
 use crate::write::gates::effect::Effect;
+use engram_contract::reason::ReasonCode;
 
 pub fn check(ctx: &Context) -> Check {
     let input = ctx.input;
@@ -12,31 +14,45 @@ pub fn check(ctx: &Context) -> Check {
     let policy = ctx.policy();
     let label = ctx.label;
     if let Some(why) = scope_denial(input.principal, &input.candidate.scope) {
-        return Check::fail(Effect::Reject, format!("scope: {why}"));
+        return Check::fail(
+            Effect::Reject,
+            Reason::new(ReasonCode::GatePermissionScope, &[&why]),
+        );
     }
     if let Some(why) = &sig.injection {
         return Check::fail(
             Effect::Reject,
-            format!("untrusted text may not write instructions ({label} source): {why}"),
+            Reason::new(
+                ReasonCode::GatePermissionUntrustedInstruction,
+                &[label, why],
+            ),
         );
     }
     if ctx.storable && input.recent_writes >= policy.rate_limit_writes {
         return Check::fail(
             Effect::Reject,
-            format!(
-                "write-rate limit: {} writes in this scope in the last {} min (limit {}), against memory poisoning",
-                input.recent_writes, policy.rate_limit_window_minutes, policy.rate_limit_writes
+            Reason::new(
+                ReasonCode::GatePermissionRateLimit,
+                &[
+                    &input.recent_writes.to_string(),
+                    &policy.rate_limit_window_minutes.to_string(),
+                    &policy.rate_limit_writes.to_string(),
+                ],
             ),
         );
     }
     if let (true, false, Some(guard)) = (ctx.storable, ctx.trust.inferred, &sig.risk_lowering) {
         return Check::fail(
             Effect::Review,
-            format!("removes a safety guard ('{guard}'): high risk, pending review"),
+            Reason::new(ReasonCode::GatePermissionRemovesGuard, &[guard]),
         );
     }
-    Check::pass(format!(
-        "scope writable by the principal (tenant '{}'); {} of {} writes used in the rate window",
-        input.principal.tenant, input.recent_writes, policy.rate_limit_writes
+    Check::pass(Reason::new(
+        ReasonCode::GatePermissionOk,
+        &[
+            &input.principal.tenant,
+            &input.recent_writes.to_string(),
+            &policy.rate_limit_writes.to_string(),
+        ],
     ))
 }

@@ -13,11 +13,11 @@
 //! (phone numbers) follows the same rule for lasting memory but may stay
 //! in task state, redacted.
 
-use crate::core::model::sensitivity_rank;
 use crate::lifecycle::tombstone::Verdict;
-use crate::types::{CandidateKind, Sensitivity};
+use crate::types::{CandidateKind, Reason, Sensitivity};
 use crate::write::gates::check::{list, Check, Context};
 use crate::write::gates::effect::Effect;
+use engram_contract::reason::ReasonCode;
 
 /// The memory's sensitivity: personal in a user's scope, internal
 /// otherwise, raised by the personal data found; `sensitive` with a secret.
@@ -32,7 +32,7 @@ pub fn level(ctx: &Context) -> Sensitivity {
         Sensitivity::Internal
     };
     for f in &sig.personal {
-        if sensitivity_rank(f.sensitivity()) > sensitivity_rank(sensitivity) {
+        if f.sensitivity().rank() > sensitivity.rank() {
             sensitivity = f.sensitivity();
         }
     }
@@ -41,9 +41,11 @@ pub fn level(ctx: &Context) -> Sensitivity {
 
 /// Admitting erased content again is always said among the reasons,
 /// whatever else decides.
-pub fn restated(ctx: &Context) -> Option<String> {
+pub fn restated(ctx: &Context) -> Option<Reason> {
     match ctx.input.erasure {
-        Verdict::Restated(why) => Some(format!("sensitivity gate: {why}")),
+        Verdict::Restated(erased) => {
+            Some(Reason::new(ReasonCode::GateSensitivityRestatement, &[erased]).in_decision())
+        }
         _ => None,
     }
 }
@@ -51,16 +53,14 @@ pub fn restated(ctx: &Context) -> Option<String> {
 pub fn check(ctx: &Context) -> Check {
     let sig = ctx.signals();
     if !sig.secrets.is_empty() {
+        let found = list(sig.secrets.iter().map(|f| f.describe()));
         return Check::fail(
             Effect::Reject,
-            format!(
-                "secret: {} — never stored, whatever the source",
-                list(sig.secrets.iter().map(|f| f.describe()))
-            ),
+            Reason::new(ReasonCode::GateSensitivitySecret, &[&found]),
         );
     }
     if let Some(why) = ctx.input.erasure.blocked() {
-        return Check::fail(Effect::Reject, why);
+        return Check::fail(Effect::Reject, why.clone());
     }
     let gated: Vec<_> = sig.personal.iter().filter(|f| f.gated()).collect();
     let described = || list(gated.iter().map(|f| f.describe()));
@@ -73,37 +73,38 @@ pub fn check(ctx: &Context) -> Check {
             None if ctx.storable || (working && sensitive_data) => {
                 return Check::fail(
                     Effect::Reject,
-                    format!(
-                        "personal data: {} without an explicit ask to remember",
-                        described()
+                    Reason::new(
+                        ReasonCode::GateSensitivityPersonalWithoutAsk,
+                        &[&described()],
                     ),
                 );
             }
             Some(ask) if ctx.storable => {
                 return Check::fail(
                     Effect::Review,
-                    format!(
-                        "personal data: {} with an explicit ask ('{ask}'): pending review, stored unredacted as sensitive (never recalled by default)",
-                        described()
+                    Reason::new(
+                        ReasonCode::GateSensitivityPersonalWithAsk,
+                        &[&described(), ask],
                     ),
                 );
             }
             _ => {
-                return Check::pass(format!(
-                    "personal data: {}: task state only, stored redacted",
-                    described()
+                return Check::pass(Reason::new(
+                    ReasonCode::GateSensitivityPersonalTaskState,
+                    &[&described()],
                 ))
             }
         }
     }
-    if let Verdict::Restated(why) = ctx.input.erasure {
-        return Check::pass(format!("no secrets; {why}"));
+    if let Verdict::Restated(erased) = ctx.input.erasure {
+        return Check::pass(Reason::new(ReasonCode::GateSensitivityRestated, &[erased]));
     }
     if !sig.personal.is_empty() {
-        return Check::pass(format!(
-            "no secrets; personal contact data ({}) raises sensitivity to personal",
-            list(sig.personal.iter().map(|f| f.describe()))
+        let found = list(sig.personal.iter().map(|f| f.describe()));
+        return Check::pass(Reason::new(
+            ReasonCode::GateSensitivityContactData,
+            &[&found],
         ));
     }
-    Check::pass("no secrets or sensitive personal data")
+    Check::pass(Reason::new(ReasonCode::GateSensitivityClear, &[]))
 }

@@ -1,9 +1,10 @@
 //! The stability gate: does it hold beyond the current task? Task state
 //! fails it and is kept for the task only.
 
-use crate::types::CandidateKind;
+use crate::types::{CandidateKind, Reason};
 use crate::write::gates::check::{Check, Context};
 use crate::write::gates::effect::Effect;
+use engram_contract::reason::ReasonCode;
 
 pub fn check(ctx: &Context) -> Check {
     let sig = ctx.signals();
@@ -11,17 +12,21 @@ pub fn check(ctx: &Context) -> Check {
         CandidateKind::Working => Check::fail(
             Effect::TaskState,
             match &sig.task_scope {
-                Some(cue) => format!("task-scope cue '{cue}': valid only for the current task"),
-                None => "valid only for the current task".to_string(),
+                Some(cue) => Reason::new(ReasonCode::GateStabilityTaskScopeCue, &[cue]),
+                None => Reason::new(ReasonCode::GateStabilityTaskOnly, &[]),
             },
         ),
-        CandidateKind::Episodic => Check::pass("a past event: it stays true as history"),
+        CandidateKind::Episodic => {
+            Check::pass(Reason::new(ReasonCode::GateStabilityPastEvent, &[]))
+        }
         CandidateKind::Semantic | CandidateKind::Procedural => {
             Check::pass(match &sig.persistence {
-                Some(cue) => format!("stable: persistence cue '{cue}'"),
-                None => "stable: holds beyond the current task".to_string(),
+                Some(cue) => Reason::new(ReasonCode::GateStabilityPersistenceCue, &[cue]),
+                None => Reason::new(ReasonCode::GateStabilityStable, &[]),
             })
         }
-        CandidateKind::None => Check::pass("nothing to keep"),
+        CandidateKind::None => {
+            Check::pass(Reason::new(ReasonCode::GateStabilityNothingToKeep, &[]))
+        }
     }
 }

@@ -78,7 +78,7 @@ fn reason(o: &GateOutcome, g: GateName) -> String {
     o.gates
         .iter()
         .find(|r| r.gate == g)
-        .map(|r| r.reason.clone())
+        .map(|r| r.reason.text.clone())
         .unwrap_or_default()
 }
 
@@ -190,18 +190,21 @@ fn sensitive_personal_data_is_rejected_even_as_task_state() {
 #[test]
 fn sensitivity_gate_tombstones() {
     let mut case = Case::new("the vpn passphrase hint is bluefalcon", SourceKind::User);
-    case.erasure = Verdict::Blocked("matches a tombstone of erased content (text)".into());
+    case.erasure = Verdict::Blocked(crate::types::Reason::new(
+        engram_contract::reason::ReasonCode::GateSensitivityErasedContent,
+        &["text", "it was observed before the content was erased"],
+    ));
     let o = case.run();
     assert!(!passed(&o, GateName::Sensitivity));
     assert!(reason(&o, GateName::Sensitivity).contains("tombstone"));
     assert_eq!(o.disposition, Disposition::Rejected);
     // A re-statement passes, and says so among the reasons.
-    case.erasure = Verdict::Restated("re-statement: …".into());
+    case.erasure = Verdict::Restated("text".into());
     let o = case.run();
     assert!(passed(&o, GateName::Sensitivity));
     assert_eq!(o.disposition, Disposition::Active, "{:?}", o.reasons);
     assert!(
-        o.reasons.iter().any(|r| r.contains("re-statement")),
+        o.reasons.iter().any(|r| r.text.contains("re-statement")),
         "{:?}",
         o.reasons
     );
@@ -262,12 +265,15 @@ fn conflict_gate() {
     };
     assert!(conflict::against(&cls, &[])
         .reason
+        .text
         .contains("no live memory"));
     assert!(conflict::against(&cls, &[stored(&p.object)])
         .reason
+        .text
         .contains("duplicate of m-1#2"));
     assert!(conflict::against(&cls, &[stored("UTC")])
         .reason
+        .text
         .contains("revises m-1#2"));
 }
 

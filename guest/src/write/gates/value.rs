@@ -3,9 +3,10 @@
 //! what was missing.
 
 use crate::core::model::candidate_kind_name;
-use crate::types::CandidateKind;
+use crate::types::{CandidateKind, Reason};
 use crate::write::gates::check::{Check, Context};
 use crate::write::gates::effect::Effect;
+use engram_contract::reason::ReasonCode;
 
 pub fn check(ctx: &Context) -> Check {
     let cls = ctx.classification();
@@ -13,22 +14,24 @@ pub fn check(ctx: &Context) -> Check {
     if ctx.storable {
         let kind = candidate_kind_name(cls.kind);
         return Check::pass(match &sig.explicit_ask {
-            Some(a) => format!("reusable {kind} memory; the speaker asked to keep it ('{a}')"),
-            None => format!("reusable {kind} memory"),
+            Some(a) => Reason::new(ReasonCode::GateValueReusableAsked, &[kind, a]),
+            None => Reason::new(ReasonCode::GateValueReusable, &[kind]),
         });
     }
     if cls.kind == CandidateKind::Working {
-        return Check::pass("useful for the current task only: kept in task state");
+        return Check::pass(Reason::new(ReasonCode::GateValueTaskState, &[]));
     }
     Check::fail(
         Effect::Reject,
         match (&sig.injection, &sig.no_value, cls.reasons.first()) {
-            (Some(_), _, _) => {
-                "instruction-like content from an untrusted carrier is not memory".to_string()
+            (Some(_), _, _) => Reason::new(ReasonCode::GateValueUntrustedInstruction, &[]),
+            (None, Some(why), _) => {
+                Reason::new(ReasonCode::GateValueNothingReusableBecause, &[why])
             }
-            (None, Some(why), _) => format!("nothing reusable: {why}"),
-            (None, None, Some(r)) => format!("nothing reusable ({r})"),
-            (None, None, None) => "nothing reusable".to_string(),
+            (None, None, Some(r)) => {
+                Reason::new(ReasonCode::GateValueNothingReusableAfter, &[&r.text])
+            }
+            (None, None, None) => Reason::new(ReasonCode::GateValueNothingReusable, &[]),
         },
     )
 }

@@ -17,7 +17,7 @@
 use super::blob::Weights;
 use super::features::Features;
 use super::score::{pushes, rank};
-use crate::write::detect::secrets::Finding;
+use crate::write::detect::secrets::{Family, Finding};
 
 /// The head's classes, in weight order.
 pub const CLASSES: [&str; 3] = ["none", "health", "finance"];
@@ -42,8 +42,8 @@ pub fn detect_with(w: &Weights, f: &Features, margin: f64) -> Option<Finding> {
         return None;
     }
     let (family, label) = match CLASSES.get(r.best) {
-        Some(&"health") => ("health", "health condition, medication or allergy"),
-        _ => ("pay-or-debt", "salary, pay or debt"),
+        Some(&"health") => (Family::Health, "health condition, medication or allergy"),
+        _ => (Family::PayOrDebt, "salary, pay or debt"),
     };
     // The lead over `none`, feature by feature (the runner-up may be the
     // other sensitive class).

@@ -306,7 +306,8 @@ class AdmissionOut(TypedDict):
 
     admit: bool
     conflict: bool
-    reason: Union[str, None]
+    reason: Union["Reason", None]
+    """Why it was not admitted, when it was not."""
     relevance: float
     safety_risk: float
     scope_ok: bool
@@ -335,7 +336,8 @@ class DecisionOut(TypedDict):
     """The memory written or matched, if any."""
     occurred_at: Union["Time", None]
     policy_version: str
-    reasons: List[str]
+    reasons: List["Reason"]
+    """Why, in order: classification, the failed gates, the write's resolution."""
     revision: Union[int, None]
     sensitivity: "Sensitivity"
     time_expression: Union[str, None]
@@ -370,7 +372,7 @@ class ForgetOut(TypedDict):
     """Fingerprints left so the same content is not remembered again."""
 
 
-GateOut = TypedDict("GateOut", {"pass": bool, "reason": str})
+GateOut = TypedDict("GateOut", {"pass": bool, "reason": "Reason"})
 """One gate's verdict."""
 
 
@@ -488,8 +490,19 @@ class PackedOut(TypedDict):
     tokens: int
 
 
+class Reason(TypedDict):
+    """Why the policy decided something: a code of the closed vocabulary (`contract/reasons.txt`), the values of its slots by name, and the sentence rendered from them."""
+
+    code: "ReasonCode"
+    """The reason's code (e.g. `gate.sensitivity.secret`); a code keeps its meaning."""
+    detail: Dict[str, str]
+    """The values of the code's slots, by slot name (empty for a code without slots)."""
+    text: str
+    """The sentence for a person: the code's template with the detail put in."""
+
+
 class _RecallOutRequired(TypedDict):
-    abstention: Union[str, None]
+    abstention: Union["Reason", None]
     """Why nothing was admitted, when nothing was."""
     candidates_read: int
     """Records the store handed over for this query."""
@@ -522,7 +535,8 @@ class ReviewOut(TypedDict):
 
     approved_as: Union["MemoryRef", None]
     """The new active revision an approval wrote."""
-    reason: str
+    reason: "Reason"
+    """What the review did."""
     reviewed: "MemoryRef"
     superseded: List["MemoryRef"]
     """Revisions the approval superseded."""

@@ -5,9 +5,11 @@
 
 use crate::core::model::source_label;
 use crate::types::CandidateKind;
+use crate::types::Reason;
 use crate::write::classify::kind::rule::{not_memory, Decided, Evidence, KindRule};
 use crate::write::classify::origin::{carrier, reject_injection};
 use crate::write::classify::signals::Signals;
+use engram_contract::reason::ReasonCode;
 
 /// Prompt injection: carried text that addresses the assistant.
 pub(crate) struct Injection;
@@ -16,7 +18,7 @@ impl KindRule for Injection {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         let inj = e.origin.injected.as_ref()?;
@@ -34,17 +36,15 @@ impl KindRule for CarriedOrder {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         let why = e.origin.order.as_ref()?;
         let carrier = carrier(e.c, e.origin);
-        let why = format!(
-            "instruction in carried text: {why} in {carrier}: rejected, never semantic or procedural memory"
-        );
-        reasons.push(why.clone());
+        let why = Reason::new(ReasonCode::KindCarriedOrder, &[why, &carrier]);
         signals.structural = Some("an order in carried text".into());
-        signals.injection = Some(why);
+        signals.injection = Some(why.text.clone());
+        reasons.push(why);
         Some((CandidateKind::None, true))
     }
 }
@@ -56,11 +56,11 @@ impl KindRule for Trace {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         let cue = e.origin.trace.as_ref()?;
-        let why = format!("a reasoning trace ('{cue}'): not memory");
+        let why = Reason::new(ReasonCode::KindReasoningTrace, &[cue]);
         not_memory(reasons, signals, "a reasoning trace", why)
     }
 }
@@ -73,11 +73,11 @@ impl KindRule for RawData {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         let what = e.origin.dump.as_ref().filter(|_| e.s.explicit.is_empty())?;
-        let why = format!("raw data ({what}): keep a summary or a reference, not the payload");
+        let why = Reason::new(ReasonCode::KindRawData, &[what]);
         not_memory(reasons, signals, "raw data", why)
     }
 }
@@ -90,7 +90,7 @@ impl KindRule for InferredInstruction {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         let s = e.s;
@@ -100,13 +100,12 @@ impl KindRule for InferredInstruction {
         {
             return None;
         }
-        let why = format!(
-            "instruction-like content ({}) in an inference ({}): never procedural or instruction memory",
-            s.instruction.describe(),
-            source_label(e.c.source.kind)
+        let why = Reason::new(
+            ReasonCode::KindInferredInstruction,
+            &[&s.instruction.describe(), source_label(e.c.source.kind)],
         );
-        reasons.push(why.clone());
-        signals.injection = Some(why);
+        signals.injection = Some(why.text.clone());
+        reasons.push(why);
         Some((CandidateKind::None, true))
     }
 }

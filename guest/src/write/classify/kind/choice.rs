@@ -5,9 +5,11 @@
 use crate::analysis::cues::{find_any, fold};
 use crate::core::config::CUES;
 use crate::types::CandidateKind;
+use crate::types::Reason;
 use crate::write::classify::kind::rule::{Decided, Evidence, KindRule};
 use crate::write::classify::signals::Signals;
 use crate::write::classify::text::clip;
+use engram_contract::reason::ReasonCode;
 
 /// An agent's summary of a conversation ("Conversation summary: the user
 /// has already paid…", "摘要：…"): an inference about what was said, kept
@@ -18,7 +20,7 @@ impl KindRule for InferredSummary {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         if !e.origin.inferred {
@@ -27,10 +29,7 @@ impl KindRule for InferredSummary {
         let folded = fold(e.c.text.trim());
         let hits = crate::vocab::cues_in(&folded, CUES.summary);
         let h = hits.first()?;
-        reasons.push(format!(
-            "a summary ('{}') by an inference: a claim about what was said, for review",
-            h.cue
-        ));
+        reasons.push(Reason::new(ReasonCode::KindInferredSummary, &[h.cue]));
         signals.structural = Some("a summary by an inference".into());
         Some((CandidateKind::Semantic, true))
     }
@@ -48,7 +47,7 @@ impl KindRule for StandingChoice {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         let (c, s, wp) = (e.c, e.s, e.wp);
@@ -66,10 +65,9 @@ impl KindRule for StandingChoice {
         if !find_any(&folded, wp.cues.side_effect, g).is_empty() {
             return None;
         }
-        reasons.push(format!(
-            "a standing choice of {} ('{}'): a preference, not a procedure",
-            k.predicate,
-            clip(&k.object, 40)
+        reasons.push(Reason::new(
+            ReasonCode::KindStandingChoice,
+            &[&k.predicate, &clip(&k.object, 40)],
         ));
         signals.structural = Some("a standing choice of a value".into());
         Some((CandidateKind::Semantic, true))

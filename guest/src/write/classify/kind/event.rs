@@ -6,10 +6,12 @@
 use crate::analysis::cues::quoted;
 use crate::analysis::timeexpr::Precision;
 use crate::core::model::source_label;
+use crate::types::Reason;
 use crate::types::{Candidate, CandidateKind, SourceKind};
 use crate::write::classify::kind::rule::{Decided, EventReading, Evidence, KindRule};
 use crate::write::classify::scan::Scan;
 use crate::write::classify::signals::Signals;
+use engram_contract::reason::ReasonCode;
 
 /// "订单状态：已退款", "Order ord_991 payment status: unpaid" from a tool
 /// or a system of record: an observed state, kept as an event of when it
@@ -21,7 +23,7 @@ impl KindRule for ObservedStatus {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         let (c, s) = (e.c, e.s);
@@ -32,10 +34,9 @@ impl KindRule for ObservedStatus {
         let from_its_system =
             matches!(c.source.kind, SourceKind::System | SourceKind::Tool) && s.persist.is_empty();
         let h = status_line.filter(|_| from_its_system)?;
-        reasons.push(format!(
-            "a state reported by its {} ('{}'): an observation at the time it was read, not task state or a lasting fact",
-            source_label(c.source.kind),
-            h.cue
+        reasons.push(Reason::new(
+            ReasonCode::KindObservedStatus,
+            &[source_label(c.source.kind), h.cue],
         ));
         signals.structural = Some("an observed status".into());
         Some((CandidateKind::Episodic, true))
@@ -47,13 +48,13 @@ impl KindRule for ObservedStatus {
 pub(crate) struct AnchoredEvent;
 
 impl KindRule for AnchoredEvent {
-    fn decide(&self, e: &Evidence, reasons: &mut Vec<String>, _: &mut Signals) -> Option<Decided> {
+    fn decide(&self, e: &Evidence, reasons: &mut Vec<Reason>, _: &mut Signals) -> Option<Decided> {
         let (score, anchored, why) = e.event;
         let min = e.wp.episode_min_score;
         if !(*score >= min && *anchored) {
             return None;
         }
-        reasons.push(format!("event: {why}"));
+        reasons.push(Reason::new(ReasonCode::KindEvent, &[why]));
         Some((CandidateKind::Episodic, *score >= min + 0.5))
     }
 }
@@ -63,7 +64,7 @@ impl KindRule for AnchoredEvent {
 pub(crate) struct UnanchoredEvent;
 
 impl KindRule for UnanchoredEvent {
-    fn decide(&self, e: &Evidence, reasons: &mut Vec<String>, _: &mut Signals) -> Option<Decided> {
+    fn decide(&self, e: &Evidence, reasons: &mut Vec<Reason>, _: &mut Signals) -> Option<Decided> {
         let s = e.s;
         let (score, anchored, why) = e.event;
         let unanchored_event = !anchored
@@ -76,7 +77,7 @@ impl KindRule for UnanchoredEvent {
         if !unanchored_event {
             return None;
         }
-        reasons.push(format!("event without a stated time: {why}"));
+        reasons.push(Reason::new(ReasonCode::KindUndatedEvent, &[why]));
         Some((CandidateKind::Episodic, false))
     }
 }

@@ -3,17 +3,19 @@
 //! never the fallback.
 
 use crate::analysis::cues::{quoted, Hit};
+use crate::types::Reason;
 use crate::types::{Candidate, CandidateKind};
 use crate::write::classify::kind::rule::{Decided, Evidence};
 use crate::write::classify::scan::{first_anchor, Scan};
 use crate::write::classify::signals::Signals;
+use engram_contract::reason::ReasonCode;
 
 /// A standing fact or preference, with what shows it; `none` without
 /// positive evidence: without an attribute, preference, relation or ask, a
 /// statement is not a fact to keep ("that is hilarious", "今天好累").
 pub(crate) fn standing_fact(
     e: &Evidence,
-    reasons: &mut Vec<String>,
+    reasons: &mut Vec<Reason>,
     signals: &mut Signals,
 ) -> Decided {
     let (c, s) = (e.c, e.s);
@@ -34,13 +36,13 @@ pub(crate) fn standing_fact(
         why.push("dated, but states a standing fact rather than an event".into());
     }
     let Some(evidence) = fact_evidence(c, s, e.origin.inferred, signals) else {
-        let why = "no evidence of lasting value: no attribute, preference or relation, no dated outcome, no steps and no ask";
-        reasons.push(why.into());
-        signals.no_value = Some(why.into());
+        let why = Reason::new(ReasonCode::KindNoLastingValue, &[]);
+        signals.no_value = Some(why.text.clone());
+        reasons.push(why);
         return (CandidateKind::None, false);
     };
     why.push(evidence);
-    reasons.push(format!("fact: {}", why.join("; ")));
+    reasons.push(Reason::new(ReasonCode::KindFact, &[&why.join("; ")]));
     (CandidateKind::Semantic, !s.persist.is_empty())
 }
 

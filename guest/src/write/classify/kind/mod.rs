@@ -50,6 +50,7 @@ pub(crate) mod task;
 
 use crate::core::config::WritePolicy;
 use crate::types::Candidate;
+use crate::types::Reason;
 use crate::write::classify::origin::Origin;
 use crate::write::classify::scan::Scan;
 use crate::write::classify::signals::Signals;
@@ -89,7 +90,7 @@ pub(crate) fn text_kind(
     wp: &WritePolicy,
     origin: &Origin,
     event: &EventReading,
-    reasons: &mut Vec<String>,
+    reasons: &mut Vec<Reason>,
     signals: &mut Signals,
 ) -> Decided {
     let e = Evidence {

@@ -3,8 +3,10 @@
 
 use crate::analysis::cues::quoted;
 use crate::types::CandidateKind;
+use crate::types::Reason;
 use crate::write::classify::kind::rule::{Decided, Evidence, KindRule};
 use crate::write::classify::signals::Signals;
+use engram_contract::reason::ReasonCode;
 
 /// An acknowledgement or chit-chat, and little else.
 pub(crate) struct Chitchat;
@@ -13,19 +15,16 @@ impl KindRule for Chitchat {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         let s = e.s;
         if s.chitchat.is_empty() || s.residue > e.wp.chitchat_max_residue || !e.nothing_else() {
             return None;
         }
-        let why = format!(
-            "acknowledgement or chit-chat ({}) and nothing to keep",
-            quoted(&s.chitchat)
-        );
-        reasons.push(why.clone());
-        signals.no_value = Some(why);
+        let why = Reason::new(ReasonCode::KindChitchat, &[&quoted(&s.chitchat)]);
+        signals.no_value = Some(why.text.clone());
+        reasons.push(why);
         Some((CandidateKind::None, true))
     }
 }
@@ -37,15 +36,15 @@ impl KindRule for TooShort {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         if e.s.units >= e.wp.min_content_units {
             return None;
         }
-        let why = "too short to carry information";
-        reasons.push(why.into());
-        signals.no_value = Some(why.into());
+        let why = Reason::new(ReasonCode::KindTooShort, &[]);
+        signals.no_value = Some(why.text.clone());
+        reasons.push(why);
         Some((CandidateKind::None, true))
     }
 }
@@ -59,7 +58,7 @@ impl KindRule for BareQuestion {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         let s = e.s;
@@ -71,15 +70,13 @@ impl KindRule for BareQuestion {
             return None;
         }
         if let Some(r) = &s.request {
-            reasons.push(format!(
-                "request '{r}' phrased as a question: for the current task"
-            ));
+            reasons.push(Reason::new(ReasonCode::KindQuestionRequest, &[r]));
             signals.task_scope = Some(r.clone());
             return Some((CandidateKind::Working, false));
         }
-        let why = "a bare question: it asks, it states nothing to keep";
-        reasons.push(why.into());
-        signals.no_value = Some(why.into());
+        let why = Reason::new(ReasonCode::KindBareQuestion, &[]);
+        signals.no_value = Some(why.text.clone());
+        reasons.push(why);
         Some((CandidateKind::None, false))
     }
 }

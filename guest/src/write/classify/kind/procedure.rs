@@ -3,8 +3,10 @@
 //! under review).
 
 use crate::types::CandidateKind;
+use crate::types::Reason;
 use crate::write::classify::kind::rule::{Decided, Evidence, KindRule};
 use crate::write::classify::signals::Signals;
+use engram_contract::reason::ReasonCode;
 
 /// Enough procedure evidence, unless a dated event outweighs it. An
 /// unanchored "event" does not outweigh a procedure. Ordered steps with no
@@ -13,7 +15,7 @@ use crate::write::classify::signals::Signals;
 pub(crate) struct Steps;
 
 impl KindRule for Steps {
-    fn decide(&self, e: &Evidence, reasons: &mut Vec<String>, _: &mut Signals) -> Option<Decided> {
+    fn decide(&self, e: &Evidence, reasons: &mut Vec<Reason>, _: &mut Signals) -> Option<Decided> {
         let (s, wp) = (e.s, e.wp);
         let proc = &s.procedure;
         let instructs =
@@ -24,7 +26,10 @@ impl KindRule for Steps {
         if !procedure {
             return None;
         }
-        reasons.push(format!("procedure: {}", proc.why.join("; ")));
+        reasons.push(Reason::new(
+            ReasonCode::KindProcedure,
+            &[&proc.why.join("; ")],
+        ));
         Some((
             CandidateKind::Procedural,
             proc.score >= wp.procedure_strong_score,
@@ -37,14 +42,14 @@ impl KindRule for Steps {
 pub(crate) struct SingleSuccessLesson;
 
 impl KindRule for SingleSuccessLesson {
-    fn decide(&self, e: &Evidence, reasons: &mut Vec<String>, _: &mut Signals) -> Option<Decided> {
+    fn decide(&self, e: &Evidence, reasons: &mut Vec<Reason>, _: &mut Signals) -> Option<Decided> {
         let s = e.s;
         let h = s.single_success.first()?;
         let generalised = !s.persist.is_empty() || s.procedure.score > 0.0 || !s.reuse.is_empty();
         if !generalised {
             return None;
         }
-        reasons.push(format!("lesson from a single success '{}'", h.cue));
+        reasons.push(Reason::new(ReasonCode::KindSingleSuccessLesson, &[h.cue]));
         Some((CandidateKind::Procedural, false))
     }
 }

@@ -3,6 +3,7 @@
 //! and the decisions several rules share (`task_state`, `not_memory`).
 
 use crate::core::config::WritePolicy;
+use crate::types::Reason;
 use crate::types::{Candidate, CandidateKind};
 use crate::write::classify::origin::Origin;
 use crate::write::classify::scan::Scan;
@@ -40,7 +41,7 @@ pub(crate) trait KindRule: Sync {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided>;
 }
@@ -49,9 +50,9 @@ pub(crate) trait KindRule: Sync {
 /// the current task's, the kind `working` (`strong`: whether it overrules
 /// a caller's hint).
 pub(crate) fn task_state(
-    reasons: &mut Vec<String>,
+    reasons: &mut Vec<Reason>,
     signals: &mut Signals,
-    reason: String,
+    reason: Reason,
     scope: String,
     strong: bool,
 ) -> Option<Decided> {
@@ -64,13 +65,13 @@ pub(crate) fn task_state(
 /// value gate's finding, `structure` named as the structural decision no
 /// model may overrule; the kind `none`, strong.
 pub(crate) fn not_memory(
-    reasons: &mut Vec<String>,
+    reasons: &mut Vec<Reason>,
     signals: &mut Signals,
     structure: &str,
-    why: String,
+    why: Reason,
 ) -> Option<Decided> {
-    reasons.push(why.clone());
     signals.structural = Some(structure.into());
-    signals.no_value = Some(why);
+    signals.no_value = Some(why.text.clone());
+    reasons.push(why);
     Some((CandidateKind::None, true))
 }

@@ -3,8 +3,10 @@
 //! about something at hand, a plan for the day at hand.
 
 use crate::analysis::cues::fold;
+use crate::types::Reason;
 use crate::write::classify::kind::rule::{task_state, Decided, Evidence, KindRule};
 use crate::write::classify::signals::Signals;
+use engram_contract::reason::ReasonCode;
 
 /// An explicit task-scope cue ("这次", "for now").
 pub(crate) struct TaskCue;
@@ -13,7 +15,7 @@ impl KindRule for TaskCue {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         let h = e.s.task.first()?;
@@ -29,17 +31,14 @@ impl KindRule for TaskDeixis {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         let h = e.s.task_deixis.first().filter(|_| e.s.persist.is_empty())?;
         task_state(
             reasons,
             signals,
-            format!(
-                "task scope: a deictic with a task object ('{}'): valid only for the current task",
-                h.cue
-            ),
+            Reason::new(ReasonCode::KindTaskDeixis, &[h.cue]),
             h.cue.to_string(),
             true,
         )
@@ -56,7 +55,7 @@ impl KindRule for Ongoing {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         let (c, s) = (e.c, e.s);
@@ -73,9 +72,7 @@ impl KindRule for Ongoing {
         task_state(
             reasons,
             signals,
-            format!(
-                "an activity in progress ('{p}'): the current task's state, not a lasting fact"
-            ),
+            Reason::new(ReasonCode::KindInProgress, &[&p]),
             p,
             true,
         )
@@ -90,7 +87,7 @@ impl KindRule for Progress {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         let s = e.s;
@@ -102,7 +99,7 @@ impl KindRule for Progress {
         task_state(
             reasons,
             signals,
-            format!("progress or status line ('{p}'): task state, not a lasting fact or event"),
+            Reason::new(ReasonCode::KindProgressLine, &[p]),
             p.clone(),
             true,
         )
@@ -117,7 +114,7 @@ impl KindRule for SoftTaskCue {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         let (s, wp) = (e.s, e.wp);
@@ -143,7 +140,7 @@ impl KindRule for RequestAtHand {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         let (s, wp) = (e.s, e.wp);
@@ -165,10 +162,13 @@ impl KindRule for RequestAtHand {
         if !applies {
             return None;
         }
-        task_state(reasons, signals, format!(
-            "request '{r}' about something at hand ('{}') with no persistence cue: for the current task",
-            h.cue
-        ), h.cue.to_string(), false)
+        task_state(
+            reasons,
+            signals,
+            Reason::new(ReasonCode::KindRequestAtHand, &[r, h.cue]),
+            h.cue.to_string(),
+            false,
+        )
     }
 }
 
@@ -179,7 +179,7 @@ impl KindRule for NearPlan {
     fn decide(
         &self,
         e: &Evidence,
-        reasons: &mut Vec<String>,
+        reasons: &mut Vec<Reason>,
         signals: &mut Signals,
     ) -> Option<Decided> {
         let s = e.s;
@@ -194,7 +194,7 @@ impl KindRule for NearPlan {
         task_state(
             reasons,
             signals,
-            format!("plan for the day at hand ('{when}'), nothing completed: for the current task"),
+            Reason::new(ReasonCode::KindPlanForToday, &[when]),
             when.clone(),
             true,
         )
@@ -204,14 +204,14 @@ impl KindRule for NearPlan {
 /// A task-scope cue's decision (`TaskCue` strong, `SoftTaskCue` not).
 fn task_cue(
     cue: &str,
-    reasons: &mut Vec<String>,
+    reasons: &mut Vec<Reason>,
     signals: &mut Signals,
     strong: bool,
 ) -> Option<Decided> {
     task_state(
         reasons,
         signals,
-        format!("task-scope cue '{cue}': valid only for the current task"),
+        Reason::new(ReasonCode::KindTaskScopeCue, &[cue]),
         cue.to_string(),
         strong,
     )

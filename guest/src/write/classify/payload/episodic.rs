@@ -6,16 +6,18 @@ use crate::analysis::timeexpr::Precision;
 use crate::types::Candidate;
 use crate::types::Datetime;
 use crate::types::EpisodicPayload;
+use crate::types::Reason;
 use crate::write::classify::scan::Scan;
 use crate::write::classify::text::clauses;
 use crate::write::classify::text::clip;
+use engram_contract::reason::ReasonCode;
 
 pub(crate) fn episodic_payload(
     c: &Candidate,
     text: &str,
     s: &Scan,
     observed: Datetime,
-    reasons: &mut Vec<String>,
+    reasons: &mut Vec<Reason>,
 ) -> EpisodicPayload {
     let anchor = s
         .anchors
@@ -24,9 +26,9 @@ pub(crate) fn episodic_payload(
         .or_else(|| s.anchors.first());
     let (occurred_at, time_expression) = match (c.occurred_at, anchor) {
         (Some(t), _) => {
-            reasons.push(format!(
-                "occurred_at {} given by the caller",
-                crate::core::time::rfc3339(t)
+            reasons.push(Reason::new(
+                ReasonCode::PayloadOccurredAtGiven,
+                &[&crate::core::time::rfc3339(t)],
             ));
             (Some(t), None)
         }
@@ -36,27 +38,28 @@ pub(crate) fn episodic_payload(
                 .unwrap_or(&a.expression)
                 .trim()
                 .to_string();
-            reasons.push(format!(
-                "occurred_at {} resolved from '{}' (observed {}, UTC{})",
-                match a.precision {
-                    Precision::Instant => crate::core::time::rfc3339(a.at),
-                    _ => crate::core::time::date_string(a.at),
-                },
-                expr,
-                crate::core::time::date_string(observed),
-                offset_label(observed.offset_minutes)
+            let at = match a.precision {
+                Precision::Instant => crate::core::time::rfc3339(a.at),
+                _ => crate::core::time::date_string(a.at),
+            };
+            reasons.push(Reason::new(
+                ReasonCode::PayloadOccurredAtResolved,
+                &[
+                    &at,
+                    &expr,
+                    &crate::core::time::date_string(observed),
+                    &offset_label(observed.offset_minutes),
+                ],
             ));
             (Some(a.at), Some(expr))
         }
         (None, None) => match s.past_refs.first().and_then(|h| text.get(h.start..h.end)) {
             Some(words) => {
-                reasons.push(format!(
-                    "'{words}' is not a calendar date: occurred before observed_at"
-                ));
+                reasons.push(Reason::new(ReasonCode::PayloadRelativePast, &[words]));
                 (Some(observed), Some(words.to_string()))
             }
             None => {
-                reasons.push("no time in the text: occurred at or before observed_at".into());
+                reasons.push(Reason::new(ReasonCode::PayloadNoTime, &[]));
                 (Some(observed), None)
             }
         },

@@ -9,6 +9,7 @@ use crate::types::Candidate;
 use crate::types::CandidateKind;
 use crate::types::Datetime;
 use crate::types::Payload;
+use crate::types::Reason;
 use crate::write::classify::payload::episodic::episodic_payload;
 use crate::write::classify::payload::procedural::procedural_payload;
 use crate::write::classify::payload::semantic::semantic_payload;
@@ -24,7 +25,7 @@ pub(crate) fn build_payload(
     s: &Scan,
     observed: Datetime,
     wp: &WritePolicy,
-    reasons: &mut Vec<String>,
+    reasons: &mut Vec<Reason>,
 ) -> Option<Payload> {
     match kind {
         CandidateKind::Semantic => Some(Payload::Semantic(semantic_payload(

@@ -11,8 +11,10 @@ use crate::core::config::CUES;
 use crate::core::model::fnv1a;
 use crate::types::Candidate;
 use crate::types::Entry;
+use crate::types::Reason;
 use crate::types::SemanticPayload;
 use crate::write::classify::text::clip;
+use engram_contract::reason::ReasonCode;
 
 /// The subject a semantic fact is about when the caller gave none: the user
 /// when there is one, else the scope's project or tenant.
@@ -33,7 +35,7 @@ pub(crate) fn semantic_payload(
     text: &str,
     folded: &str,
     wp: &WritePolicy,
-    reasons: &mut Vec<String>,
+    reasons: &mut Vec<Reason>,
 ) -> SemanticPayload {
     let clean = |v: &str| {
         v.trim()
@@ -49,9 +51,9 @@ pub(crate) fn semantic_payload(
     let (subject, predicate, object) = (given(&c.subject), given(&c.predicate), given(&c.object));
     if let Some(o) = &object {
         if !fold(text).contains(&fold(o)) {
-            reasons.push(format!(
-                "object '{}' is not in the text; kept as given",
-                clip(o, 40)
+            reasons.push(Reason::new(
+                ReasonCode::PayloadObjectNotInText,
+                &[&clip(o, 40)],
             ));
         }
     }
@@ -90,7 +92,7 @@ pub(crate) fn semantic_payload(
         ),
     };
     if predicate.is_none() {
-        reasons.push(format!("semantic key derived: {how}"));
+        reasons.push(Reason::new(ReasonCode::PayloadKeyDerived, &[how]));
     }
     SemanticPayload {
         subject: subject.unwrap_or(d_subject),

@@ -1,8 +1,8 @@
 //! Environment dumps: several `KEY=value` lines together, where a secret
 //! key's value is a credential.
 
-use super::finding::finding;
 use super::finding::Finding;
+use super::finding::{finding, Family};
 use super::scan::b;
 use super::scan::ident;
 use super::scan::run;
@@ -45,7 +45,7 @@ pub(super) fn environment_dumps(text: &str, wp: &WritePolicy, out: &mut Vec<Find
         let value = text.get(vs..ve).unwrap_or("");
         if dump && value.len() >= 12 && looks_random(value, wp) {
             out.push(finding(
-                "environment-dump",
+                Family::EnvironmentDump,
                 "secret-looking value in an environment dump",
                 format!("{key}=…"),
                 vs,

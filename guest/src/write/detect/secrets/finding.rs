@@ -4,11 +4,163 @@
 
 use crate::types::Sensitivity;
 
+/// What a finding is: a family of secrets or of personal data. Its name
+/// (`name`, written here once) is what a redaction marks
+/// (`[REDACTED:<name>]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Family {
+    /// `aliyun-access-key`
+    AliyunAccessKey,
+    /// `api-key`
+    ApiKey,
+    /// `aws-access-key`
+    AwsAccessKey,
+    /// `bank-account`
+    BankAccount,
+    /// `bearer-token`
+    BearerToken,
+    /// `connection-string-password`
+    ConnectionStringPassword,
+    /// `credential-pair`
+    CredentialPair,
+    /// `email-address`
+    EmailAddress,
+    /// `environment-dump`
+    EnvironmentDump,
+    /// `github-token`
+    GithubToken,
+    /// `gitlab-token`
+    GitlabToken,
+    /// `google-api-key`
+    GoogleApiKey,
+    /// `health`
+    Health,
+    /// `high-entropy-token`
+    HighEntropyToken,
+    /// `huggingface-token`
+    HuggingfaceToken,
+    /// `jwt`
+    Jwt,
+    /// `national-id`
+    NationalId,
+    /// `npm-token`
+    NpmToken,
+    /// `passport-number`
+    PassportNumber,
+    /// `password`
+    Password,
+    /// `password-like`
+    PasswordLike,
+    /// `pay-or-debt`
+    PayOrDebt,
+    /// `payment-card`
+    PaymentCard,
+    /// `phone-number`
+    PhoneNumber,
+    /// `prefixed-token`
+    PrefixedToken,
+    /// `private-key`
+    PrivateKey,
+    /// `pypi-token`
+    PypiToken,
+    /// `secret-assignment`
+    SecretAssignment,
+    /// `slack-token`
+    SlackToken,
+    /// `stripe-key`
+    StripeKey,
+    /// `tencent-secret-id`
+    TencentSecretId,
+    /// `webhook-url`
+    WebhookUrl,
+}
+
+impl Family {
+    /// Every family.
+    pub const ALL: &'static [Family] = &[
+        Family::AliyunAccessKey,
+        Family::ApiKey,
+        Family::AwsAccessKey,
+        Family::BankAccount,
+        Family::BearerToken,
+        Family::ConnectionStringPassword,
+        Family::CredentialPair,
+        Family::EmailAddress,
+        Family::EnvironmentDump,
+        Family::GithubToken,
+        Family::GitlabToken,
+        Family::GoogleApiKey,
+        Family::Health,
+        Family::HighEntropyToken,
+        Family::HuggingfaceToken,
+        Family::Jwt,
+        Family::NationalId,
+        Family::NpmToken,
+        Family::PassportNumber,
+        Family::Password,
+        Family::PasswordLike,
+        Family::PayOrDebt,
+        Family::PaymentCard,
+        Family::PhoneNumber,
+        Family::PrefixedToken,
+        Family::PrivateKey,
+        Family::PypiToken,
+        Family::SecretAssignment,
+        Family::SlackToken,
+        Family::StripeKey,
+        Family::TencentSecretId,
+        Family::WebhookUrl,
+    ];
+
+    /// The family's name, e.g. "aws-access-key", "password", "payment-card".
+    pub const fn name(self) -> &'static str {
+        match self {
+            Family::AliyunAccessKey => "aliyun-access-key",
+            Family::ApiKey => "api-key",
+            Family::AwsAccessKey => "aws-access-key",
+            Family::BankAccount => "bank-account",
+            Family::BearerToken => "bearer-token",
+            Family::ConnectionStringPassword => "connection-string-password",
+            Family::CredentialPair => "credential-pair",
+            Family::EmailAddress => "email-address",
+            Family::EnvironmentDump => "environment-dump",
+            Family::GithubToken => "github-token",
+            Family::GitlabToken => "gitlab-token",
+            Family::GoogleApiKey => "google-api-key",
+            Family::Health => "health",
+            Family::HighEntropyToken => "high-entropy-token",
+            Family::HuggingfaceToken => "huggingface-token",
+            Family::Jwt => "jwt",
+            Family::NationalId => "national-id",
+            Family::NpmToken => "npm-token",
+            Family::PassportNumber => "passport-number",
+            Family::Password => "password",
+            Family::PasswordLike => "password-like",
+            Family::PayOrDebt => "pay-or-debt",
+            Family::PaymentCard => "payment-card",
+            Family::PhoneNumber => "phone-number",
+            Family::PrefixedToken => "prefixed-token",
+            Family::PrivateKey => "private-key",
+            Family::PypiToken => "pypi-token",
+            Family::SecretAssignment => "secret-assignment",
+            Family::SlackToken => "slack-token",
+            Family::StripeKey => "stripe-key",
+            Family::TencentSecretId => "tencent-secret-id",
+            Family::WebhookUrl => "webhook-url",
+        }
+    }
+
+    /// The family named `name`, if any.
+    pub fn from_name(name: &str) -> Option<Family> {
+        Family::ALL.iter().copied().find(|f| f.name() == name)
+    }
+}
+
 /// A secret or a piece of personal data found in a text.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
-    /// Machine name, e.g. "aws-access-key", "password", "payment-card".
-    pub family: &'static str,
+    /// What it is (`Family::name`: "aws-access-key", "password", …).
+    pub family: Family,
     /// Human-readable name, e.g. "AWS access key".
     pub label: &'static str,
     /// Safe to print: a format prefix ("AKIA…") or a key name, never the value.
@@ -22,7 +174,7 @@ impl Finding {
     /// How sensitive a memory holding this personal data is.
     pub fn sensitivity(&self) -> Sensitivity {
         match self.family {
-            "phone-number" | "email-address" => Sensitivity::Personal,
+            Family::PhoneNumber | Family::EmailAddress => Sensitivity::Personal,
             _ => Sensitivity::Sensitive,
         }
     }
@@ -30,7 +182,7 @@ impl Finding {
     /// Does this personal data need an explicit ask to be written? (E-mail
     /// addresses do not; they only raise the memory's sensitivity.)
     pub fn gated(&self) -> bool {
-        self.family != "email-address"
+        self.family != Family::EmailAddress
     }
 
     /// "AWS access key (AKIA…)" for a reason.
@@ -58,7 +210,7 @@ pub fn redact(text: &str, findings: &[Finding]) -> String {
         };
         out.push_str(before);
         out.push_str("[REDACTED:");
-        out.push_str(f.family);
+        out.push_str(f.family.name());
         out.push(']');
         at = f.end;
     }
@@ -100,7 +252,7 @@ pub(super) fn dedup(mut v: Vec<Finding>) -> Vec<Finding> {
 }
 
 pub(super) fn finding(
-    family: &'static str,
+    family: Family,
     label: &'static str,
     hint: String,
     start: usize,

@@ -6,7 +6,7 @@
 //! secret and reads the value after the syntax's separator; the value is
 //! then judged by its shape (placeholders and code are not secrets).
 
-use super::finding::{finding, Finding};
+use super::finding::{finding, Family, Finding};
 use super::placeholder::why_not_secret;
 use super::scan::{b, run};
 use super::shape::{credential_like, looks_random, random_by_alphabet};
@@ -357,7 +357,7 @@ pub fn key_values(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
     for p in pairs(text) {
         if is_secret_value(&p, wp) {
             out.push(finding(
-                "secret-assignment",
+                Family::SecretAssignment,
                 "secret in a key/value pair",
                 format!("{}=…", p.key),
                 p.start,

@@ -2,8 +2,8 @@
 //! account/password pairs: where a value starts after its keyword, and
 //! what it must look like.
 
-use super::finding::finding;
 use super::finding::Finding;
+use super::finding::{finding, Family};
 use super::keyvalue;
 use super::scan::b;
 use super::scan::is_alnum;
@@ -198,7 +198,7 @@ pub(super) fn keyword_values(text: &str, folded: &str, wp: &WritePolicy, out: &m
         }
         {
             out.push(finding(
-                "password",
+                Family::Password,
                 label_of(h.cue),
                 format!("after '{}'", text.get(h.start..h.end).unwrap_or(h.cue)),
                 s,
@@ -261,7 +261,7 @@ pub(super) fn credential_pairs(text: &str, folded: &str, wp: &WritePolicy, out: 
             && (has_symbol(v) || (has_digit(v) && v.bytes().any(|c| c.is_ascii_alphabetic())))
         {
             out.push(finding(
-                "credential-pair",
+                Family::CredentialPair,
                 "account and password pair",
                 format!("after '{}'", text.get(h.start..h.end).unwrap_or(h.cue)),
                 s2,

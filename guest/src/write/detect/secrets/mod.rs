@@ -28,7 +28,7 @@ mod shape;
 mod tokens;
 mod urls;
 
-pub use finding::{mask, redact, Finding};
+pub use finding::{mask, redact, Family, Finding};
 pub use keyvalue::placeholder_credential;
 pub use personal::find_personal_with;
 

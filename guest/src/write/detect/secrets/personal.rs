@@ -3,7 +3,7 @@
 //! passport numbers, health conditions, e-mail addresses.
 
 use super::checksums as ck;
-use super::finding::{dedup, finding, Finding};
+use super::finding::{dedup, finding, Family, Finding};
 use super::scan::{b, is_alnum, keyword_hits, run};
 use crate::analysis::cues::{find_any, fold};
 use crate::core::config::WritePolicy;
@@ -21,7 +21,7 @@ pub(super) fn personal_in(text: &str, folded: &str, wp: &WritePolicy) -> Vec<Fin
     // One health finding is enough to gate; report the first.
     if let Some(h) = find_any(folded, wp.cues.health, wp.wildcard_max_gap_chars).first() {
         out.push(Finding {
-            family: "health",
+            family: Family::Health,
             label: "health condition",
             hint: format!("'{}'", h.cue),
             start: h.start,
@@ -237,7 +237,7 @@ fn numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
         let (s, e, d) = (r.start, r.end, r.digits.as_str());
         let n = d.len();
         let plus = s > 0 && b(text, s - 1) == Some(b'+');
-        let id = |hint: String| finding("national-id", "national ID number", hint, s, e);
+        let id = |hint: String| finding(Family::NationalId, "national ID number", hint, s, e);
         if let Some(scheme) = digit_id(&r) {
             out.push(id(format!("{scheme}, format and check digit valid")));
             continue;
@@ -256,7 +256,7 @@ fn numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
             out.push(id(format!("after '{k}'")));
         } else if (12..=19).contains(&n) && ck::card(d) {
             out.push(finding(
-                "payment-card",
+                Family::PaymentCard,
                 "payment card number",
                 "issuer prefix and Luhn valid".into(),
                 s,
@@ -266,7 +266,7 @@ fn numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
             // Not Luhn-checked: some domestic bank cards do not follow it,
             // and a mistyped card number the user calls theirs is still one.
             out.push(finding(
-                "payment-card",
+                Family::PaymentCard,
                 "bank card number",
                 format!("after '{k}'"),
                 s,
@@ -274,7 +274,7 @@ fn numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
             ));
         } else if let (Some(k), true) = (account_kw, (6..=19).contains(&n)) {
             out.push(finding(
-                "bank-account",
+                Family::BankAccount,
                 "bank account number",
                 format!("after '{k}'"),
                 s,
@@ -285,7 +285,7 @@ fn numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
             || (plus && (8..=15).contains(&n))
         {
             out.push(finding(
-                "phone-number",
+                Family::PhoneNumber,
                 "phone number",
                 "mobile format".into(),
                 if plus { s - 1 } else { s },
@@ -293,7 +293,7 @@ fn numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
             ));
         } else if let (Some(k), true) = (phone_kw, (7..=15).contains(&n)) {
             out.push(finding(
-                "phone-number",
+                Family::PhoneNumber,
                 "phone number",
                 format!("after '{k}'"),
                 s,
@@ -361,9 +361,9 @@ fn alnum_ids(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>)
         });
         if let Some((scheme, end)) = found {
             let (family, label) = if scheme == "IBAN" {
-                ("bank-account", "bank account number (IBAN)")
+                (Family::BankAccount, "bank account number (IBAN)")
             } else {
-                ("national-id", "national ID number")
+                (Family::NationalId, "national ID number")
             };
             out.push(finding(
                 family,
@@ -464,10 +464,14 @@ fn document_numbers(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Fi
     let kinds = [
         (
             wp.cues.passport_keywords,
-            "passport-number",
+            Family::PassportNumber,
             "passport or licence number",
         ),
-        (wp.cues.health_id_keywords, "health", "health identifier"),
+        (
+            wp.cues.health_id_keywords,
+            Family::Health,
+            "health identifier",
+        ),
     ];
     for (keywords, family, label) in kinds {
         document_number(text, folded, wp, keywords, (family, label), out);
@@ -479,7 +483,7 @@ fn document_number(
     folded: &str,
     wp: &WritePolicy,
     keywords: &'static [&'static str],
-    (family, label): (&'static str, &'static str),
+    (family, label): (Family, &'static str),
     out: &mut Vec<Finding>,
 ) {
     for h in keyword_hits(folded, keywords) {
@@ -498,7 +502,7 @@ fn document_number(
             }
             // Licence digit groups split by single spaces ("123 456 789");
             // health numbers in groups carry a check, see `numbers`.
-            while family == "passport-number"
+            while family == Family::PassportNumber
                 && text
                     .get(i..e)
                     .is_some_and(|v| v.bytes().all(|c| c.is_ascii_digit() || c == b' '))
@@ -522,7 +526,7 @@ fn document_number(
             // A German passport number has few digits but a strict alphabet.
             let enough = digits >= 6
                 || (groups.len() > 1 && digits >= 4)
-                || (family == "passport-number" && ck::de_passport(v));
+                || (family == Family::PassportNumber && ck::de_passport(v));
             if fits && enough {
                 out.push(finding(
                     family,
@@ -556,7 +560,7 @@ fn emails(text: &str, out: &mut Vec<Finding>) {
         let in_url = s > 0 && matches!(b(text, s - 1), Some(b':' | b'/'));
         if s < i && !in_url && domain.contains('.') && !domain.starts_with('.') {
             out.push(finding(
-                "email-address",
+                Family::EmailAddress,
                 "e-mail address",
                 String::new(),
                 s,
@@ -572,7 +576,10 @@ mod tests {
     use crate::write::detect::secrets::find_personal;
 
     fn personal(text: &str) -> Vec<&'static str> {
-        find_personal(text).into_iter().map(|f| f.family).collect()
+        find_personal(text)
+            .into_iter()
+            .map(|f| f.family.name())
+            .collect()
     }
 
     #[test]
@@ -598,7 +605,7 @@ mod tests {
     fn id_hint(text: &str) -> String {
         let f: Vec<Finding> = find_personal(text)
             .into_iter()
-            .filter(|f| matches!(f.family, "national-id" | "bank-account"))
+            .filter(|f| matches!(f.family, Family::NationalId | Family::BankAccount))
             .collect();
         assert_eq!(f.len(), 1, "{text:?}: {f:?}");
         f[0].hint.clone()

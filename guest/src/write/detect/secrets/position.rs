@@ -13,7 +13,7 @@
 //! The value is then judged as `keyvalue` judges a pair (placeholders,
 //! references and variable names are not secrets).
 
-use super::finding::{finding, Finding};
+use super::finding::{finding, Family, Finding};
 use super::keyvalue::{is_secret_value, key_strength, KeyStrength, Pair};
 use super::scan::{b, run};
 use crate::core::config::WritePolicy;
@@ -38,7 +38,7 @@ pub fn credentials(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
 
 fn push(out: &mut Vec<Finding>, key: &str, start: usize, end: usize) {
     out.push(finding(
-        "secret-assignment",
+        Family::SecretAssignment,
         "secret in a credential position",
         format!("{key}=…"),
         start,

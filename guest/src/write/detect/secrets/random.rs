@@ -3,8 +3,8 @@
 //! token no secret (a URL's part, an e-mail's local part, a labelled
 //! digest).
 
-use super::finding::finding;
 use super::finding::Finding;
+use super::finding::{finding, Family};
 use super::keyvalue;
 use super::scan::b;
 use super::scan::run;
@@ -57,7 +57,7 @@ pub(super) fn password_like(text: &str, out: &mut Vec<Finding>) {
             && !placeholder(v)
         {
             out.push(finding(
-                "password-like",
+                Family::PasswordLike,
                 "password-like string",
                 format!("{} chars", v.len()),
                 i,
@@ -175,9 +175,9 @@ pub(super) fn high_entropy(text: &str, wp: &WritePolicy, out: &mut Vec<Finding>)
                 && (looks_random(v, wp) || random_by_alphabet(v, wp)));
         if random && !not_a_secret_token(text, v, i, e, &urls, wp) {
             let (family, label, hint) = match prefixed {
-                Some(p) => ("prefixed-token", "provider token", format!("{p}…")),
+                Some(p) => (Family::PrefixedToken, "provider token", format!("{p}…")),
                 None => (
-                    "high-entropy-token",
+                    Family::HighEntropyToken,
                     "random-looking secret token",
                     format!("{} chars", v.len()),
                 ),

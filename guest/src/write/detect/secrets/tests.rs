@@ -4,7 +4,10 @@ use super::shape::entropy;
 use super::*;
 
 fn families(text: &str) -> Vec<&'static str> {
-    find_secrets(text).into_iter().map(|f| f.family).collect()
+    find_secrets(text)
+        .into_iter()
+        .map(|f| f.family.name())
+        .collect()
 }
 
 fn secret_value(text: &str) -> String {
@@ -72,7 +75,7 @@ fn jwts_and_bearer_headers() {
 fn private_key_blocks() {
     let t = "here:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\nthanks";
     let f = find_secrets(t);
-    assert_eq!(f[0].family, "private-key");
+    assert_eq!(f[0].family.name(), "private-key");
     assert!(t[f[0].end..].starts_with("\nthanks"));
     assert!(families("-----BEGIN PUBLIC KEY-----\nabc\n-----END PUBLIC KEY-----").is_empty());
 }
@@ -388,4 +391,21 @@ fn never_panics_on_odd_text() {
         let _ = find_personal(t);
         let _ = redact_all(t);
     }
+}
+
+#[test]
+fn every_family_has_one_name_and_is_found_by_it() {
+    let mut names = std::collections::BTreeSet::new();
+    for f in super::Family::ALL {
+        assert!(names.insert(f.name()), "{} named twice", f.name());
+        assert_eq!(super::Family::from_name(f.name()), Some(*f));
+    }
+    assert_eq!(super::Family::from_name("no-such-family"), None);
+    assert_eq!(
+        super::redact(
+            "key AKIA2E0A8F3B244C9986 here",
+            &find_secrets("key AKIA2E0A8F3B244C9986 here")
+        ),
+        "key [REDACTED:aws-access-key] here"
+    );
 }

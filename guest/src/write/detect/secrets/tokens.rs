@@ -1,8 +1,8 @@
 //! Well-known token formats: provider prefixes (cloud keys, API tokens),
 //! JWTs and private key blocks.
 
-use super::finding::finding;
 use super::finding::Finding;
+use super::finding::{finding, Family};
 use super::scan::alnum;
 use super::scan::alnum_dash;
 use super::scan::b;
@@ -14,7 +14,7 @@ use super::shape::placeholder;
 
 struct Prefix {
     prefix: &'static str,
-    family: &'static str,
+    family: Family,
     label: &'static str,
     min: usize,
     max: usize,
@@ -24,7 +24,7 @@ struct Prefix {
 
 const fn pfx(
     prefix: &'static str,
-    family: &'static str,
+    family: Family,
     label: &'static str,
     min: usize,
     max: usize,
@@ -44,29 +44,29 @@ const fn pfx(
 /// after the prefix, allowed characters).
 #[rustfmt::skip]
 const PREFIXES: &[Prefix] = &[
-    pfx("AKIA", "aws-access-key", "AWS access key", 16, 16, upper_digit),
-    pfx("ASIA", "aws-access-key", "AWS temporary access key", 16, 16, upper_digit),
-    pfx("LTAI", "aliyun-access-key", "Alibaba Cloud AccessKey", 12, 30, alnum),
-    pfx("AKID", "tencent-secret-id", "Tencent Cloud SecretId", 28, 40, alnum),
-    pfx("sk-", "api-key", "API secret key", 20, 200, alnum_dash),
-    pfx("sk_live_", "stripe-key", "Stripe secret key", 16, 200, alnum),
-    pfx("sk_test_", "stripe-key", "Stripe secret key", 16, 200, alnum),
-    pfx("rk_live_", "stripe-key", "Stripe restricted key", 16, 200, alnum),
-    pfx("ghp_", "github-token", "GitHub token", 30, 60, alnum),
-    pfx("gho_", "github-token", "GitHub OAuth token", 30, 60, alnum),
-    pfx("ghu_", "github-token", "GitHub token", 30, 60, alnum),
-    pfx("ghs_", "github-token", "GitHub token", 30, 60, alnum),
-    pfx("ghr_", "github-token", "GitHub refresh token", 30, 80, alnum),
-    pfx("github_pat_", "github-token", "GitHub fine-grained token", 20, 120, alnum_dash),
-    pfx("glpat-", "gitlab-token", "GitLab token", 20, 60, alnum_dash),
-    pfx("npm_", "npm-token", "npm token", 30, 60, alnum),
-    pfx("xoxb-", "slack-token", "Slack token", 10, 200, alnum_dash),
-    pfx("xoxp-", "slack-token", "Slack token", 10, 200, alnum_dash),
-    pfx("xoxa-", "slack-token", "Slack token", 10, 200, alnum_dash),
-    pfx("xoxr-", "slack-token", "Slack token", 10, 200, alnum_dash),
-    pfx("AIza", "google-api-key", "Google API key", 35, 35, alnum_dash),
-    pfx("hf_", "huggingface-token", "Hugging Face token", 30, 60, alnum),
-    pfx("pypi-", "pypi-token", "PyPI token", 50, 300, alnum_dash),
+    pfx("AKIA", Family::AwsAccessKey, "AWS access key", 16, 16, upper_digit),
+    pfx("ASIA", Family::AwsAccessKey, "AWS temporary access key", 16, 16, upper_digit),
+    pfx("LTAI", Family::AliyunAccessKey, "Alibaba Cloud AccessKey", 12, 30, alnum),
+    pfx("AKID", Family::TencentSecretId, "Tencent Cloud SecretId", 28, 40, alnum),
+    pfx("sk-", Family::ApiKey, "API secret key", 20, 200, alnum_dash),
+    pfx("sk_live_", Family::StripeKey, "Stripe secret key", 16, 200, alnum),
+    pfx("sk_test_", Family::StripeKey, "Stripe secret key", 16, 200, alnum),
+    pfx("rk_live_", Family::StripeKey, "Stripe restricted key", 16, 200, alnum),
+    pfx("ghp_", Family::GithubToken, "GitHub token", 30, 60, alnum),
+    pfx("gho_", Family::GithubToken, "GitHub OAuth token", 30, 60, alnum),
+    pfx("ghu_", Family::GithubToken, "GitHub token", 30, 60, alnum),
+    pfx("ghs_", Family::GithubToken, "GitHub token", 30, 60, alnum),
+    pfx("ghr_", Family::GithubToken, "GitHub refresh token", 30, 80, alnum),
+    pfx("github_pat_", Family::GithubToken, "GitHub fine-grained token", 20, 120, alnum_dash),
+    pfx("glpat-", Family::GitlabToken, "GitLab token", 20, 60, alnum_dash),
+    pfx("npm_", Family::NpmToken, "npm token", 30, 60, alnum),
+    pfx("xoxb-", Family::SlackToken, "Slack token", 10, 200, alnum_dash),
+    pfx("xoxp-", Family::SlackToken, "Slack token", 10, 200, alnum_dash),
+    pfx("xoxa-", Family::SlackToken, "Slack token", 10, 200, alnum_dash),
+    pfx("xoxr-", Family::SlackToken, "Slack token", 10, 200, alnum_dash),
+    pfx("AIza", Family::GoogleApiKey, "Google API key", 35, 35, alnum_dash),
+    pfx("hf_", Family::HuggingfaceToken, "Hugging Face token", 30, 60, alnum),
+    pfx("pypi-", Family::PypiToken, "PyPI token", 50, 300, alnum_dash),
 ];
 
 /// Tokens of well-known formats, found by their prefix and length.
@@ -110,7 +110,7 @@ pub(super) fn jwts(text: &str, out: &mut Vec<Finding>) {
         if e3 - e2 - 1 < 8 {
             continue;
         }
-        out.push(finding("jwt", "JSON Web Token", "eyJ…".into(), i, e3));
+        out.push(finding(Family::Jwt, "JSON Web Token", "eyJ…".into(), i, e3));
     }
 }
 
@@ -148,7 +148,7 @@ pub(super) fn private_keys(text: &str, out: &mut Vec<Finding>) {
             None => text.len(),
         };
         out.push(finding(
-            "private-key",
+            Family::PrivateKey,
             "private key block",
             "-----BEGIN … PRIVATE KEY-----".into(),
             i,
@@ -158,7 +158,7 @@ pub(super) fn private_keys(text: &str, out: &mut Vec<Finding>) {
     for marker in ["PuTTY-User-Key-File", "PRIVATE KEY BLOCK"] {
         if let Some(i) = text.find(marker) {
             out.push(finding(
-                "private-key",
+                Family::PrivateKey,
                 "private key block",
                 marker.into(),
                 i,

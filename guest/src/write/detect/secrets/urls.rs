@@ -1,8 +1,8 @@
 //! Credentials in URLs and headers: `Authorization` headers, connection
 //! URLs with a password, and webhook URLs whose path is the secret.
 
-use super::finding::finding;
 use super::finding::Finding;
+use super::finding::{finding, Family};
 use super::scan::b;
 use super::scan::b64url;
 use super::scan::is_alnum;
@@ -34,7 +34,7 @@ pub(super) fn auth_headers(text: &str, folded: &str, out: &mut Vec<Finding>) {
             let tok = text.get(s..e).unwrap_or("");
             if e - s >= min && tok.bytes().any(|c| c.is_ascii_digit()) {
                 out.push(finding(
-                    "bearer-token",
+                    Family::BearerToken,
                     label,
                     format!("{}…", kw.trim()),
                     s,
@@ -82,7 +82,7 @@ pub(super) fn url_credentials(text: &str, out: &mut Vec<Finding>) {
         let scheme = text.get(scheme_start..i).unwrap_or("");
         let pw_start = u + colon + 1;
         out.push(finding(
-            "connection-string-password",
+            Family::ConnectionStringPassword,
             "connection string with a password",
             format!("{scheme}://…:…@"),
             pw_start,
@@ -113,7 +113,7 @@ pub(super) fn webhook_urls(text: &str, out: &mut Vec<Finding>) {
             );
             if after_hook && seg.len() >= 16 && letters >= 4 && digits >= 2 && entropy(seg) >= 3.5 {
                 out.push(finding(
-                    "webhook-url",
+                    Family::WebhookUrl,
                     "webhook URL with a secret path",
                     format!("{}/…", url.split('/').next().unwrap_or("")),
                     at,
