@@ -1,7 +1,7 @@
 //! The stability gate: does it hold beyond the current task? Task state
 //! fails it and is kept for the task only.
 
-use crate::types::{CandidateKind, Reason};
+use crate::types::{CandidateKind, Reason, SourceKind};
 use crate::write::gates::check::{Check, Context};
 use crate::write::gates::effect::Effect;
 use engram_contract::reason::ReasonCode;
@@ -16,6 +16,20 @@ pub fn check(ctx: &Context) -> Check {
                 None => Reason::new(ReasonCode::GateStabilityTaskOnly, &[]),
             },
         ),
+        // A tool's or a system's report is an observation at the time it
+        // was read (SPEC 3.1): say so, since it must not be read back as a
+        // standing fact.
+        CandidateKind::Episodic
+            if matches!(
+                ctx.candidate().source.kind,
+                SourceKind::Tool | SourceKind::System
+            ) =>
+        {
+            Check::pass(Reason::new(
+                ReasonCode::GateStabilityObservedReport,
+                &[ctx.label],
+            ))
+        }
         CandidateKind::Episodic => {
             Check::pass(Reason::new(ReasonCode::GateStabilityPastEvent, &[]))
         }

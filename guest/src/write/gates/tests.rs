@@ -222,6 +222,20 @@ fn stability_gate() {
 }
 
 #[test]
+fn stability_gate_names_a_reported_observation() {
+    let report = "2026-03-02 14:05 deploy of billing-api v2.3 failed: migration 0042 timed out";
+    let o = Case::new(report, SourceKind::Tool).run();
+    assert!(passed(&o, GateName::Stability));
+    let r = reason(&o, GateName::Stability);
+    assert!(r.starts_with("a tool-output report"), "{r}");
+    let o = Case::new(report, SourceKind::User).run();
+    assert_eq!(
+        reason(&o, GateName::Stability),
+        "a past event: it stays true as history"
+    );
+}
+
+#[test]
 fn conflict_gate() {
     let policy = Policy::default();
     let c = cand("我们的时区是 Asia/Shanghai", SourceKind::User);
