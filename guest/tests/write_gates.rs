@@ -274,6 +274,52 @@ fn no_secret_reaches_the_store_in_any_form() {
 }
 
 #[test]
+fn the_calls_policy_decides_the_gate_and_the_task_state_alike() {
+    // A random-looking token: a secret under the default policy, not under
+    // one that takes only far longer tokens for random. The sensitivity
+    // gate and the stored task state read the same findings, so they agree.
+    let token = "Zx8Qw3Lp9Rt2Vb7NcK4mYd6H";
+    let text = format!("  这次先用 Java 写，调试串 {token}，手机 13812345678 联系我 ");
+    let decide = |w: &World| {
+        let mut ds = remember(&w.ctx(), &[cand("w", &text, SourceKind::User)]).expect("remember");
+        let d = ds.remove(0);
+        let sensitivity = d
+            .gates
+            .iter()
+            .find(|g| g.gate == GateName::Sensitivity)
+            .expect("sensitivity gate")
+            .passed;
+        let task: Vec<String> = w
+            .store
+            .events()
+            .into_iter()
+            .filter(|(_, _, e)| e.kind == "task-state")
+            .map(|(_, _, e)| e.payload)
+            .collect();
+        (d.disposition, sensitivity, task)
+    };
+
+    let (disposition, passed, task) = decide(&World::new());
+    assert_eq!(disposition, Disposition::Rejected);
+    assert!(!passed, "the default policy finds the token a secret");
+    assert!(task.is_empty(), "{task:?}");
+
+    let mut loose = World::new();
+    loose.policy.write.entropy_min_len = 64;
+    let (disposition, passed, task) = decide(&loose);
+    assert_eq!(disposition, Disposition::Working);
+    assert!(passed, "this policy finds no secret");
+    // The token is kept, as the gate judged it; the phone number (found
+    // under either policy) is redacted; the text around is unchanged.
+    assert_eq!(
+        task,
+        vec![format!(
+            "  这次先用 Java 写，调试串 {token}，手机 [REDACTED:phone-number] 联系我 "
+        )]
+    );
+}
+
+#[test]
 fn the_rate_limit_counts_this_batch_too() {
     let mut w = World::new();
     w.policy.rate_limit_writes = 3;

@@ -22,6 +22,7 @@ use std::collections::BTreeMap;
 use engram_contract::wire::{operation_from_event, operation_payload};
 
 use crate::core::api::Ctx;
+use crate::core::config::WritePolicy;
 use crate::core::errors::invalid;
 use crate::core::limits;
 use crate::types::{
@@ -29,7 +30,7 @@ use crate::types::{
     OperationStatus, OperationStep, Scope,
 };
 use crate::wit_store::{Event, WriteOp};
-use crate::write::detect::secrets::redact_all;
+use crate::write::detect::secrets::redact_with;
 use crate::write::remember::commit_with_retries;
 
 /// The event kind of an execution record.
@@ -121,10 +122,14 @@ fn validate_record(index: usize, r: &OperationRecord) -> Result<(), Error> {
     limits::instant(Some(index), "at", r.at)
 }
 
-/// One record as it is stored: secrets redacted from the free-text
-/// fields, the instant set.
-fn stored_form(r: &OperationRecord, at: crate::types::Datetime) -> OperationRecord {
-    let redact = |v: &Option<String>| v.as_deref().map(redact_all);
+/// One record as it is stored: secrets and personal data redacted from
+/// the free-text fields under the call's write policy, the instant set.
+fn stored_form(
+    r: &OperationRecord,
+    at: crate::types::Datetime,
+    wp: &WritePolicy,
+) -> OperationRecord {
+    let redact = |v: &Option<String>| v.as_deref().map(|t| redact_with(t, wp));
     OperationRecord {
         result_ref: redact(&r.result_ref),
         result_digest: redact(&r.result_digest),
@@ -218,7 +223,7 @@ fn plan(
     let mut out = Vec::with_capacity(records.len());
     for (i, given) in records.iter().enumerate() {
         let id = given.operation_id.as_str();
-        let mut r = stored_form(given, now);
+        let mut r = stored_form(given, now, &ctx.policy.write);
         let log = visible_log(ctx, &r.scope, id, &mut read, &pending)?;
         let (action, revision, status) = match series(id, &log) {
             None => (OperationAction::Created, 1, r.status),

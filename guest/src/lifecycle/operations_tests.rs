@@ -405,3 +405,39 @@ fn the_instant_keeps_its_offset_and_bad_items_name_their_field() {
     let bad = with(&store, NOW, |ctx| get(ctx, &[lookup("", u42())]));
     assert!(matches!(bad, Err(Error::InvalidInput(f)) if f.field == "operation_id"));
 }
+
+#[test]
+fn redaction_follows_the_calls_policy() {
+    // A random-looking token is a secret under the default policy and not
+    // under one that only takes far longer tokens for random: the call's
+    // policy decides what a record keeps.
+    let token = "Zx8Qw3Lp9Rt2Vb7NcK4mYd6H";
+    let detail = |store: &MemStore, policy: &Policy| {
+        let clock = FixedClock(at(NOW));
+        let ctx = Ctx {
+            store,
+            clock: &clock,
+            policy,
+        };
+        let mut r = refund(OperationStatus::Failed);
+        r.detail = Some(format!("refund API answered with {token}"));
+        record(&ctx, &[r]).expect("recorded");
+        get(&ctx, &[lookup("op_891", u42())])
+            .expect("looked up")
+            .remove(0)
+            .record
+            .and_then(|r| r.detail)
+            .expect("detail")
+    };
+    let default = Policy::default();
+    assert_eq!(
+        detail(&MemStore::for_tenant("acme"), &default),
+        "refund API answered with [REDACTED:high-entropy-token]"
+    );
+    let mut loose = Policy::default();
+    loose.write.entropy_min_len = 64;
+    assert_eq!(
+        detail(&MemStore::for_tenant("acme"), &loose),
+        format!("refund API answered with {token}")
+    );
+}

@@ -14,6 +14,7 @@ use crate::types::{
 };
 use crate::wit_store::{Event, Insert, StoreError, Stored, Update, WriteOp};
 use crate::write::classify::{classify as classify_one, Classification};
+use crate::write::detect::secrets::{find_secrets_with, redact, Finding};
 use crate::write::gates::{evaluate, GateInput, GateOutcome};
 use crate::write::identity::{lasting_scope, memory_id, scope_seed};
 use crate::write::import::{import_payload, reimport_resolution};
@@ -426,6 +427,24 @@ fn record(decision: &mut Decision, applied: &Applied, reason: Option<Reason>) {
 struct Decided {
     decision: Decision,
     memory: Option<(MemoryKind, Payload)>,
+    /// The secrets and personal data classification found under the
+    /// call's policy (what the sensitivity gate read), ranges in the
+    /// trimmed text: what a task-state event redacts.
+    found: Vec<Finding>,
+}
+
+/// A candidate's text as its task-state event stores it: what its
+/// classification found redacted, so the call's policy decides the gate
+/// and the stored text alike (no second detector run).
+fn task_state(c: &Candidate, found: &[Finding]) -> String {
+    let text = c.text.trim();
+    let lead = c.text.len() - c.text.trim_start().len();
+    format!(
+        "{}{}{}",
+        c.text.get(..lead).unwrap_or(""),
+        redact(text, found),
+        c.text.get(lead + text.len()..).unwrap_or("")
+    )
 }
 
 /// Classification + gates for one candidate (shared by classify and remember).
@@ -492,6 +511,8 @@ fn decide(ctx: &Ctx, c: &Candidate, erased: &Erased, batch: &Batch) -> Result<De
         }
         _ => None,
     };
+    let mut found = cls.signals.secrets;
+    found.extend(cls.signals.personal);
     Ok(Decided {
         decision: Decision {
             candidate_id: c.id.clone(),
@@ -509,6 +530,7 @@ fn decide(ctx: &Ctx, c: &Candidate, erased: &Erased, batch: &Batch) -> Result<De
             policy_version: ctx.policy.version.to_string(),
         },
         memory,
+        found,
     })
 }
 
@@ -591,15 +613,13 @@ fn plan_remember(
         let Decided {
             mut decision,
             memory,
+            found,
         } = decide(ctx, c, &erased, &batch)?;
         match (decision.disposition, memory) {
             (Disposition::Working, _) => {
-                batch.ops.push(event(
-                    c,
-                    "task-state",
-                    crate::write::detect::secrets::redact_all(&c.text),
-                    now,
-                ));
+                batch
+                    .ops
+                    .push(event(c, "task-state", task_state(c, &found), now));
             }
             (Disposition::Active | Disposition::Pending, Some((kind, payload))) => {
                 let outcome = GateOutcome {
@@ -617,12 +637,9 @@ fn plan_remember(
                 let applied = apply(&mut batch, m, &revs, resolved.resolution, now, ctx.policy);
                 record(&mut decision, &applied, resolved.reason);
                 if applied.disposition == Some(Disposition::Working) {
-                    batch.ops.push(event(
-                        c,
-                        "task-state",
-                        crate::write::detect::secrets::redact_all(&c.text),
-                        now,
-                    ));
+                    batch
+                        .ops
+                        .push(event(c, "task-state", task_state(c, &found), now));
                 }
                 if let Some(r) = &applied.stored {
                     batch.ops.push(event(
@@ -679,7 +696,7 @@ pub fn import_records(ctx: &Ctx, records: &[ImportRecord]) -> Result<Vec<ImportR
         if let Some(why) = crate::core::model::scope_denial(&principal, &r.candidate.scope) {
             return Err(Error::PermissionDenied(format!("record {i}: {why}")));
         }
-        if let Some(f) = crate::write::detect::secrets::find_secrets(&r.candidate.text).first() {
+        if let Some(f) = find_secrets_with(&r.candidate.text, &ctx.policy.write).first() {
             return Err(invalid(
                 Some(i),
                 "text",

@@ -195,9 +195,11 @@ impl Finding {
     }
 }
 
-/// `text` with the given findings replaced by `[REDACTED:family]`.
+/// `text` with the given findings replaced by `[REDACTED:family]`. A
+/// finding with an empty range (the learned head's: a statement, not a
+/// value) replaces nothing.
 pub fn redact(text: &str, findings: &[Finding]) -> String {
-    let mut spans: Vec<&Finding> = findings.iter().collect();
+    let mut spans: Vec<&Finding> = findings.iter().filter(|f| f.start < f.end).collect();
     spans.sort_by_key(|f| (f.start, std::cmp::Reverse(f.end)));
     let mut out = String::with_capacity(text.len());
     let mut at = 0;

@@ -33,7 +33,7 @@ pub use keyvalue::placeholder_credential;
 pub use personal::find_personal_with;
 
 use crate::analysis::cues::fold;
-use crate::core::config::{Policy, WritePolicy};
+use crate::core::config::WritePolicy;
 use dumps::environment_dumps;
 use finding::dedup;
 use keywords::{credential_pairs, keyword_values};
@@ -41,22 +41,31 @@ use random::{high_entropy, password_like};
 use tokens::{jwts, prefixed_tokens, private_keys};
 use urls::{auth_headers, url_credentials, webhook_urls};
 
-/// Secrets and credentials in `text`, under the default policy.
+/// Secrets and credentials in `text`, under the default policy (tests).
+#[cfg(test)]
 pub fn find_secrets(text: &str) -> Vec<Finding> {
-    find_secrets_with(text, &Policy::default().write)
+    find_secrets_with(text, &crate::core::config::Policy::default().write)
 }
 
-/// Sensitive personal data in `text`, under the default policy.
+/// Sensitive personal data in `text`, under the default policy (tests).
+#[cfg(test)]
 pub fn find_personal(text: &str) -> Vec<Finding> {
-    find_personal_with(text, &Policy::default().write)
+    find_personal_with(text, &crate::core::config::Policy::default().write)
 }
 
-/// `text` with every secret and gated personal value replaced by
-/// `[REDACTED:family]`.
-pub fn redact_all(text: &str) -> String {
-    let mut all = find_secrets(text);
-    all.extend(find_personal(text));
-    redact(text, &all)
+/// `text` with every secret and personal value the detectors find under
+/// `wp` (the call's write policy) replaced by `[REDACTED:family]`: for
+/// text that is not classified (an operation record's free-text fields).
+/// A classified text is redacted with its classification's findings
+/// (`redact`), so the call's policy decides both alike.
+pub fn redact_with(text: &str, wp: &WritePolicy) -> String {
+    let Detected {
+        mut secrets,
+        personal,
+        ..
+    } = detect(text, wp);
+    secrets.extend(personal);
+    redact(text, &secrets)
 }
 
 /// Secrets and credentials in `text`.

@@ -368,6 +368,36 @@ fn redaction_and_masking_keep_text_valid() {
 }
 
 #[test]
+fn redaction_follows_the_policy_it_is_given() {
+    let token = "Zx8Qw3Lp9Rt2Vb7NcK4mYd6H";
+    let t = format!("debug string {token} for now");
+    let default = crate::core::config::Policy::default().write;
+    assert_eq!(
+        redact_with(&t, &default),
+        "debug string [REDACTED:high-entropy-token] for now"
+    );
+    let loose = crate::core::config::WritePolicy {
+        entropy_min_len: 64,
+        ..default
+    };
+    assert_eq!(redact_with(&t, &loose), t);
+}
+
+#[test]
+fn a_finding_without_a_value_redacts_nothing() {
+    // The learned head's findings are statements ("I'm allergic to …"):
+    // an empty range, nothing to replace.
+    let f = Finding {
+        family: Family::Health,
+        label: "health condition",
+        hint: "learned".into(),
+        start: 0,
+        end: 0,
+    };
+    assert_eq!(redact("我对芒果过敏", &[f]), "我对芒果过敏");
+}
+
+#[test]
 fn never_panics_on_odd_text() {
     for t in [
         "",
@@ -389,7 +419,7 @@ fn never_panics_on_odd_text() {
     ] {
         let _ = find_secrets(t);
         let _ = find_personal(t);
-        let _ = redact_all(t);
+        let _ = redact_with(t, &crate::core::config::Policy::default().write);
     }
 }
 
