@@ -22,16 +22,9 @@ fn main() {
         .parent()
         .expect("edge/ has a parent")
         .to_path_buf();
-    for p in [
-        "guest/src",
-        "guest/Cargo.toml",
-        "wit",
-        "Cargo.toml",
-        "host/build_wasm.rs",
+    for p in build_wasm::GUEST_INPUTS.iter().copied().chain([
         "edge/kv-store/src",
         "edge/kv-store/Cargo.toml",
-        "contract/src",
-        "contract/Cargo.toml",
         "api/src",
         "api/Cargo.toml",
         "edge/http/src",
@@ -40,7 +33,7 @@ fn main() {
         "edge/kv-draft-bridge/Cargo.toml",
         "edge/wit",
         "edge/src/compose.rs",
-    ] {
+    ]) {
         println!("cargo:rerun-if-changed={}", root.join(p).display());
     }
     let out = PathBuf::from(env::var("OUT_DIR").expect("set by cargo"));

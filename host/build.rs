@@ -16,18 +16,7 @@ fn main() {
         .parent()
         .expect("host/ has a parent")
         .to_path_buf();
-    for p in [
-        "guest/src",
-        // The model heads' weight files, compiled into the component.
-        "guest/model",
-        "guest/Cargo.toml",
-        "contract/src",
-        "contract/build.rs",
-        "contract/Cargo.toml",
-        "wit",
-        "Cargo.toml",
-        "host/build_wasm.rs",
-    ] {
+    for p in build_wasm::GUEST_INPUTS {
         println!("cargo:rerun-if-changed={}", root.join(p).display());
     }
     println!("cargo:rerun-if-env-changed=ENGRAM_GUEST_WASM");

@@ -8,6 +8,32 @@ use std::process::Command;
 
 pub const TARGET: &str = "wasm32-wasip2";
 
+/// Everything the policy component is built from, relative to the
+/// repository root: a build script that embeds or composes the component
+/// watches these (`cargo:rerun-if-changed` scans a directory recursively).
+// Not read by tests/build.rs, which builds only the hostile test guest.
+#[allow(dead_code)]
+pub const GUEST_INPUTS: &[&str] = &[
+    "guest/src",
+    // The vocabulary and the build script that compiles it into tables (and
+    // derives the policy version from it).
+    "guest/vocab",
+    "guest/build.rs",
+    "guest/build",
+    // The model heads' weight files, compiled into the component.
+    "guest/model",
+    "guest/Cargo.toml",
+    "contract/src",
+    "contract/build.rs",
+    "contract/build",
+    // The reason vocabulary the contract's build generates code from.
+    "contract/reasons.txt",
+    "contract/Cargo.toml",
+    "wit",
+    "Cargo.toml",
+    "host/build_wasm.rs",
+];
+
 /// The workspace's target directory (honours CARGO_TARGET_DIR).
 pub fn target_dir(root: &Path) -> PathBuf {
     match env::var_os("CARGO_TARGET_DIR") {

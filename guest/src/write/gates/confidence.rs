@@ -1,8 +1,8 @@
 //! The confidence gate: the caller's confidence, capped by the source's
 //! trust and lowered by hedges; below the floor it is rejected; an
 //! unverified inference, steps from an untrusted source, a procedure
-//! generalised from a single success or a confidence below the active
-//! threshold go to review.
+//! generalised from a single success, a confidence below the active
+//! threshold or a second-hand claim (hearsay) go to review.
 
 use crate::core::time::{add_ms, MS_PER_DAY};
 use crate::types::{CandidateKind, Datetime, Reason};
@@ -86,6 +86,14 @@ pub fn check(ctx: &Context) -> Check {
                 ReasonCode::GateConfidenceBelowActive,
                 &[label, &confidence, &threshold],
             ),
+        );
+    }
+    // What the speaker only heard is not evidence of itself (SPEC 3.2:
+    // written when evidenced): kept for review until it is confirmed.
+    if let (true, Some(cue)) = (storable, ctx.cue(wp.cues.hearsay)) {
+        return Check::fail(
+            Effect::Review,
+            Reason::new(ReasonCode::GateConfidenceHearsay, &[cue]),
         );
     }
     Check::pass(match &sig.hedge {

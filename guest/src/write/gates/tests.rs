@@ -457,3 +457,21 @@ fn a_gate_reads_a_cue_family_in_the_folded_text() {
         cls.folded
     );
 }
+
+#[test]
+fn confidence_gate_keeps_hearsay_for_review() {
+    for text in [
+        "听说老周下个月调去深圳分部了",
+        "I heard the billing team moved their standup to 9:30",
+    ] {
+        let o = Case::new(text, SourceKind::User).run();
+        assert!(!passed(&o, GateName::Confidence), "{text}");
+        assert!(
+            reason(&o, GateName::Confidence).starts_with("second-hand"),
+            "{text}"
+        );
+        assert_eq!(o.disposition, Disposition::Pending, "{text}");
+    }
+    let o = Case::new("老周下个月调去深圳分部了", SourceKind::User).run();
+    assert!(passed(&o, GateName::Confidence));
+}
