@@ -16,6 +16,9 @@ use std::path::{Path, PathBuf};
 
 #[path = "build/cues.rs"]
 mod cues;
+// The identifier spelling the contract's build uses too.
+#[path = "../contract/build/names.rs"]
+mod names;
 #[path = "build/policy.rs"]
 mod policy;
 

@@ -14,6 +14,11 @@ use serde_json::{json, Map, Value};
 
 use crate::ops::{Input, Output, OPERATIONS};
 
+// The identifier spelling the contract's build uses for the WIT names.
+#[path = "../build/names.rs"]
+mod names;
+use names::camel;
+
 const INPUT: &str = "/$defs/input";
 const OUTPUT: &str = "/$defs/output";
 
@@ -399,18 +404,6 @@ const PYTHON_KEYWORDS: &[&str] = &[
     "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
     "with", "yield",
 ];
-
-fn camel(snake: &str) -> String {
-    snake
-        .split('_')
-        .map(|w| {
-            let mut c = w.chars();
-            c.next()
-                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-                .unwrap_or_default()
-        })
-        .collect()
-}
 
 /// Python typed dicts (and type aliases) of every input and output type.
 pub fn python() -> String {

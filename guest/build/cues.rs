@@ -8,6 +8,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::names::camel;
+
 /// One cue family, as its file says.
 pub struct Family {
     /// The file's stem: the `Cues` field.
@@ -143,17 +145,6 @@ pub fn parse(path: &Path) -> Family {
         panic!("{}: a grouped family cannot be %scan", path.display());
     }
     family
-}
-
-fn camel(name: &str) -> String {
-    name.split('_')
-        .map(|w| {
-            let mut c = w.chars();
-            c.next()
-                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-                .unwrap_or_default()
-        })
-        .collect()
 }
 
 fn list(cues: &[String]) -> String {
