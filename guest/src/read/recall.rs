@@ -333,12 +333,13 @@ fn analyse_query(q: &Query, ctx: &Ctx) -> Analysed {
 /// The periods a query names, as [start, end) in epoch ms: its calendar
 /// expressions ("on 8 May 2023", "2023年5月") when it has any, else its
 /// relative ones ("上周", "last week") resolved at the as-of instant.
-/// Recurring expressions ("every Monday") name no period.
+/// Recurring expressions ("every Monday") and stretches ahead ("until
+/// Friday") name no period.
 pub fn named_periods(text: &str, as_of: Datetime) -> Vec<(i64, i64)> {
     use crate::analysis::timeexpr::Precision;
     let found: Vec<_> = crate::analysis::timeexpr::find_all(text, as_of)
         .into_iter()
-        .filter(|r| !r.recurring)
+        .filter(|r| !r.recurring && !r.bound)
         .collect();
     let absolute = found.iter().any(|r| !r.relative);
     let day = crate::core::time::MS_PER_DAY;

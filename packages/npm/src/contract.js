@@ -33,6 +33,8 @@ export const REASON_CODES = Object.freeze([
   "kind.progress-line",
   "kind.request-at-hand",
   "kind.plan-for-today",
+  "kind.time-bound",
+  "kind.object-bound",
   "kind.untrusted-steps",
   "kind.health-ask",
   "model.structural",

@@ -18,7 +18,8 @@
 //! The stages, one module each: `reader` (the characters and scanning
 //! primitives), `words` (month, weekday and number words, festivals),
 //! `calendar` (absolute dates), `clock` (times of day), `relative`
-//! (relative expressions and durations), `resolve` (trying them in order,
+//! (relative expressions and durations), `span` (stretches from now to a
+//! moment ahead, which bound what is said in them), `resolve` (trying them in order,
 //! and the moment as a `Datetime`), `resolved` (the result).
 
 mod calendar;
@@ -27,6 +28,7 @@ mod reader;
 mod relative;
 mod resolve;
 mod resolved;
+mod span;
 mod words;
 
 pub use calendar::days_in_month;
@@ -36,9 +38,12 @@ use crate::analysis::cues::fold;
 use crate::types::Datetime;
 use reader::Parser;
 
-/// The first non-recurring time expression in `text`, resolved.
+/// The first time expression in `text` that is one moment (neither a
+/// recurrence nor a stretch ahead), resolved.
 pub fn resolve(text: &str, observed: Datetime) -> Option<Resolved> {
-    find_all(text, observed).into_iter().find(|r| !r.recurring)
+    find_all(text, observed)
+        .into_iter()
+        .find(|r| !r.recurring && !r.bound)
 }
 
 /// Every time expression in `text`, in order, resolved.
@@ -52,8 +57,21 @@ pub fn find_all(text: &str, observed: Datetime) -> Vec<Resolved> {
             i += 1;
             continue;
         }
-        match p.at(i) {
-            Some((end, when, relative)) if end > i => {
+        // A stretch ahead opened by its words ("接下来一小时", "until
+        // Friday"), else a moment — closing a stretch when 之前/前/为止
+        // follows ("今晚之前"), read once either way.
+        let found = match p.bound_opened(i) {
+            Some((end, when)) => Some((end, when, true, true)),
+            None => {
+                let read = p.at(i);
+                match p.bound_closed(i, read.map(|(e, w, _)| (e, w))) {
+                    Some((end, when)) => Some((end, when, read.is_none_or(|r| r.2), true)),
+                    None => read.map(|(end, when, relative)| (end, when, relative, false)),
+                }
+            }
+        };
+        match found {
+            Some((end, when, relative, bound)) if end > i => {
                 let (start_b, end_b) = (p.off[i], p.off[end]);
                 let (at, precision) = p.to_datetime(when);
                 out.push(Resolved {
@@ -64,6 +82,7 @@ pub fn find_all(text: &str, observed: Datetime) -> Vec<Resolved> {
                     end: end_b,
                     relative,
                     recurring: p.recurring_before(i),
+                    bound,
                 });
                 i = end;
             }

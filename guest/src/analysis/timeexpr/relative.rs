@@ -250,17 +250,26 @@ impl Parser {
                 }
             }
         }
-        // last / next / this past + weekday | week | month | year.
-        let (dir, e) = [("this past", -1), ("last", -1), ("past", -1), ("next", 1)]
-            .into_iter()
-            .find_map(|(w, d)| self.word(i, w).map(|e| (d, e)))?;
+        // last / next / this past / this + weekday | week | month | year.
+        let (dir, e) = [
+            ("this past", -1),
+            ("last", -1),
+            ("past", -1),
+            ("next", 1),
+            ("this", 0),
+        ]
+        .into_iter()
+        .find_map(|(w, d)| self.word(i, w).map(|e| (d, e)))?;
         let j = self.ws(e);
         if let Some((wd, e)) = EN_WEEKDAYS
             .iter()
             .find_map(|(w, d)| self.word(j, w).map(|e| (*d as i64, e)))
         {
             let today_wd = weekday(self.today) as i64;
-            let day = if dir < 0 {
+            let day = if dir == 0 {
+                // "this Friday": the Friday of this week.
+                self.today - today_wd + wd
+            } else if dir < 0 {
                 let mut delta = (today_wd - wd).rem_euclid(7);
                 if delta == 0 {
                     delta = 7;

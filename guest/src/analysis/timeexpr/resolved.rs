@@ -1,5 +1,6 @@
 //! What a time expression resolves to: the moment, its precision, where it
-//! stands in the text, and whether it is relative or a recurrence.
+//! stands in the text, and whether it is relative, a recurrence or the
+//! end of a stretch ahead.
 
 use crate::core::time::local_day;
 use crate::types::Datetime;
@@ -29,6 +30,10 @@ pub struct Resolved {
     /// Preceded by a recurrence marker ("每周三", "every Monday"): a
     /// schedule, not one moment.
     pub recurring: bool,
+    /// The end of a stretch from when it was said ("for the next hour",
+    /// "接下来两天", "until Friday", "周五前"): a bound on what is said in
+    /// it, not the time of an event.
+    pub bound: bool,
 }
 
 impl Resolved {

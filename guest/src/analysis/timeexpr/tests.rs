@@ -186,3 +186,77 @@ fn never_panics_on_odd_text() {
     }
     assert!(resolve("2026-02-30", obs).is_none());
 }
+
+/// The end of the first stretch ahead in `text`, and its words.
+fn bound(text: &str, obs: Datetime) -> Option<(String, String)> {
+    find_all(text, obs)
+        .into_iter()
+        .find(|x| x.bound)
+        .map(|x| (rfc3339(x.at), x.expression))
+}
+
+#[test]
+fn stretches_ahead_are_bounds_not_moments() {
+    // 2026-09-02 10:00 +08:00 is a Wednesday.
+    let obs = at(2026, 9, 2, 10, 0, 480);
+    let end = |t: &str| bound(t, obs).map(|b| b.0);
+    assert_eq!(
+        end("接下来一小时别打扰我"),
+        Some("2026-09-02T11:00:00+08:00".into())
+    );
+    assert_eq!(
+        end("接下来半小时别发通知"),
+        Some("2026-09-02T10:30:00+08:00".into())
+    );
+    assert_eq!(
+        end("未来两天先用英文"),
+        Some("2026-09-04T00:00:00+08:00".into())
+    );
+    assert_eq!(
+        end("这两天回复我用英文"),
+        Some("2026-09-04T00:00:00+08:00".into())
+    );
+    assert_eq!(
+        end("周五之前先别合并"),
+        Some("2026-09-04T00:00:00+08:00".into())
+    );
+    assert_eq!(
+        end("到周五为止，日报发给小林"),
+        Some("2026-09-04T00:00:00+08:00".into())
+    );
+    assert_eq!(
+        end("今晚之前把报告发我"),
+        Some("2026-09-02T00:00:00+08:00".into())
+    );
+    assert_eq!(
+        end("For the next hour, keep it short"),
+        Some("2026-09-02T11:00:00+08:00".into())
+    );
+    assert_eq!(
+        end("for the coming two weeks"),
+        Some("2026-09-16T00:00:00+08:00".into())
+    );
+    assert_eq!(
+        end("Until Friday, route alerts to me"),
+        Some("2026-09-04T00:00:00+08:00".into())
+    );
+    assert_eq!(
+        bound("hold it till tomorrow", obs).map(|b| b.1),
+        Some("till tomorrow".into())
+    );
+    // Past moments are no bounds, and a bound is no moment to resolve.
+    for t in [
+        "三天前部署的",
+        "昨天之前的版本",
+        "two days ago",
+        "上周三的发布失败了",
+    ] {
+        assert_eq!(bound(t, obs), None, "{t}");
+    }
+    assert_eq!(resolve("接下来一小时别打扰我", obs), None);
+    // "this week" is the week said in, like 这周.
+    assert_eq!(
+        r("this week we shipped v2", obs).0,
+        "2026-08-31T00:00:00+08:00"
+    );
+}

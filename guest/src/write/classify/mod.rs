@@ -129,7 +129,16 @@ pub(crate) fn analyse(c: &Candidate, now: Datetime, policy: &Policy) -> Analysis
     }
 
     let event = kind::event::score(c, &s);
-    let (rule_kind, strong) = text_kind(c, &s, wp, &origin, &event, &mut reasons, &mut signals);
+    let evidence = kind::Evidence {
+        c,
+        s: &s,
+        wp,
+        origin: &origin,
+        event: &event,
+        observed,
+        folded: &folded,
+    };
+    let (rule_kind, strong) = text_kind(&evidence, &mut reasons, &mut signals);
     let model_signals = model_signals(c, &s, &signals, wp, &event);
     // The learned injection detector reads what the rules let through. It
     // decides the candidate (rejected, like a rule's injection) but is not
@@ -205,5 +214,7 @@ pub fn classify(c: &Candidate, now: Datetime, policy: &Policy) -> Classification
     }
 }
 
+#[cfg(test)]
+mod scope_tests;
 #[cfg(test)]
 mod tests;

@@ -16,7 +16,9 @@
 //! 2. acknowledgements, chit-chat, filler (`noise.rs`) are `none`;
 //! 3. task scope makes it `working` (`task.rs`): task-scope cues ("这次",
 //!    "for now"), a deictic with a task object ("这个会话里", "for this one
-//!    script"), an activity in progress, progress and status lines ("3/8
+//!    script"), a request bounded in time ("接下来一小时", "until Friday",
+//!    "今天只用中文") or to the object at hand ("这个版本先…", "in these
+//!    charts"), decided by structure, an activity in progress, progress and status lines ("3/8
 //!    个模块", "Step 2 of 5 done"), a request about something at hand, a
 //!    plan for the day at hand; soft cues ("先别") yield to a procedure or
 //!    a persistence cue, traps ("只验证过这一次") do not count; a status
@@ -48,13 +50,10 @@ pub(crate) mod procedure;
 pub(crate) mod rule;
 pub(crate) mod task;
 
-use crate::core::config::WritePolicy;
-use crate::types::Candidate;
 use crate::types::Reason;
-use crate::write::classify::origin::Origin;
-use crate::write::classify::scan::Scan;
 use crate::write::classify::signals::Signals;
-use rule::{Decided, EventReading, Evidence, KindRule};
+pub(crate) use rule::Evidence;
+use rule::{Decided, KindRule};
 
 /// The kind rules, in the order they are asked.
 pub(crate) const RULES: &[&dyn KindRule] = &[
@@ -67,6 +66,8 @@ pub(crate) const RULES: &[&dyn KindRule] = &[
     &noise::TooShort,
     &task::TaskCue,
     &task::TaskDeixis,
+    &task::TimeBound,
+    &task::ObjectBound,
     &task::Ongoing,
     &task::Progress,
     &event::ObservedStatus,
@@ -84,24 +85,9 @@ pub(crate) const RULES: &[&dyn KindRule] = &[
 
 /// The kind the text alone supports, and whether the evidence is strong
 /// enough to overrule a caller's hint.
-pub(crate) fn text_kind(
-    c: &Candidate,
-    s: &Scan,
-    wp: &WritePolicy,
-    origin: &Origin,
-    event: &EventReading,
-    reasons: &mut Vec<Reason>,
-    signals: &mut Signals,
-) -> Decided {
-    let e = Evidence {
-        c,
-        s,
-        wp,
-        origin,
-        event,
-    };
+pub(crate) fn text_kind(e: &Evidence, reasons: &mut Vec<Reason>, signals: &mut Signals) -> Decided {
     RULES
         .iter()
-        .find_map(|rule| rule.decide(&e, reasons, signals))
-        .unwrap_or_else(|| fact::standing_fact(&e, reasons, signals))
+        .find_map(|rule| rule.decide(e, reasons, signals))
+        .unwrap_or_else(|| fact::standing_fact(e, reasons, signals))
 }

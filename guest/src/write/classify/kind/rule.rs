@@ -3,6 +3,7 @@
 //! and the decisions several rules share (`task_state`, `not_memory`).
 
 use crate::core::config::WritePolicy;
+use crate::types::Datetime;
 use crate::types::Reason;
 use crate::types::{Candidate, CandidateKind};
 use crate::write::classify::origin::Origin;
@@ -20,6 +21,10 @@ pub(crate) struct Evidence<'a> {
     pub(crate) wp: &'a WritePolicy,
     pub(crate) origin: &'a Origin,
     pub(crate) event: &'a EventReading,
+    /// When it was said (the candidate's, else the classification's time).
+    pub(crate) observed: Datetime,
+    /// The folded, masked text the scan's byte offsets refer to.
+    pub(crate) folded: &'a str,
 }
 
 impl Evidence<'_> {

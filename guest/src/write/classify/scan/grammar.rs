@@ -185,9 +185,11 @@ pub(crate) fn deadline(sentence: &str, h: &Hit) -> bool {
         offset_minutes: 0,
     };
     timeexpr::find_all(sentence, epoch).iter().any(|a| {
-        sentence
-            .get(a.end..h.start)
-            .is_some_and(|gap| gap.trim().is_empty())
+        // "今晚之前" is read whole, as a stretch ending tonight.
+        (a.bound && a.start <= h.start && h.end <= a.end)
+            || sentence
+                .get(a.end..h.start)
+                .is_some_and(|gap| gap.trim().is_empty())
     })
 }
 

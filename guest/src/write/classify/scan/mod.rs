@@ -93,6 +93,9 @@ pub(crate) struct Scan {
     pub(crate) key_value: bool,
     /// A recurring time ("每周二", "every Monday"): a schedule.
     pub(crate) schedule: Option<String>,
+    /// Stretches from now to a moment ahead ("for the next hour",
+    /// "接下来两天", "until Friday", "周五前"): bounds on what is asked.
+    pub(crate) bounds: Vec<Resolved>,
 }
 
 /// Scan a folded, masked text for every cue family.
@@ -155,10 +158,13 @@ pub(crate) fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
     let task = without(task_all, &task_traps);
     let task_soft = without(without(task_soft_all, &task), &task_traps);
     let chitchat = all(ScanList::Chitchat);
-    // Recurring times ("每周二上午") are a schedule, not an event's time.
-    let (schedule, anchors): (Vec<Resolved>, Vec<Resolved>) = timeexpr::find_all(f, observed)
+    // Recurring times ("每周二上午") are a schedule, stretches ahead
+    // ("接下来一小时", "until Friday") a bound: neither is an event's time.
+    let (schedule, times): (Vec<Resolved>, Vec<Resolved>) = timeexpr::find_all(f, observed)
         .into_iter()
         .partition(|r| r.recurring);
+    let (bounds, anchors): (Vec<Resolved>, Vec<Resolved>) =
+        times.into_iter().partition(|r| r.bound);
     let mut standing = all(ScanList::Standing);
     // "从 6 月 1 日起…", "Starting June 1, …": the start of a standing rule,
     // not the time of an event.
@@ -269,6 +275,7 @@ pub(crate) fn scan(f: &str, observed: Datetime, wp: &WritePolicy) -> Scan {
         sentences: sentences(f).len(),
         key_value: key_value(f),
         schedule: schedule.into_iter().next().map(|r| r.expression),
+        bounds,
     }
 }
 
