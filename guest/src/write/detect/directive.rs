@@ -41,7 +41,11 @@ pub fn order(folded: &str, spans: &[(usize, usize)]) -> Option<(&'static str, Ve
             .chars()
             .map(|c| if matches!(c, '<' | '>') { '\n' } else { c })
             .collect();
-        if let Some((family, hits)) = order_in(&plain) {
+        // One sentence split, read by both structural readings.
+        let sentences = sentences(&plain);
+        let found = order_in(&plain, &sentences)
+            .or_else(|| super::addressee::addressed(&plain, &sentences));
+        if let Some((family, hits)) = found {
             let shift = |h: Hit| Hit {
                 start: h.start + a,
                 end: h.end + a,
@@ -53,7 +57,7 @@ pub fn order(folded: &str, spans: &[(usize, usize)]) -> Option<(&'static str, Ve
     None
 }
 
-fn order_in(text: &str) -> Option<(&'static str, Vec<Hit>)> {
+fn order_in(text: &str, sentences: &[(usize, usize)]) -> Option<(&'static str, Vec<Hit>)> {
     let lists: [CueList; 11] = [
         CUES.output_refs,
         CUES.weak_output_refs,
@@ -79,7 +83,7 @@ fn order_in(text: &str) -> Option<(&'static str, Vec<Hit>)> {
             vec![h.clone()],
         ));
     }
-    for (s, e) in sentences(text) {
+    for &(s, e) in sentences {
         let inside = |hits: &[Hit]| -> Vec<Hit> {
             hits.iter()
                 .filter(|h| h.start >= s && h.end <= e)

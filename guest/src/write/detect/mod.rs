@@ -1,5 +1,6 @@
 //! Detectors the write pipeline runs over candidate text.
 
+pub mod addressee;
 pub mod carried;
 pub mod directive;
 pub mod encoded;
