@@ -221,6 +221,35 @@ pub fn occurrences(text: &str, literals: &'static [&'static str]) -> Vec<Hit> {
     out
 }
 
+/// Plain literals (no cue syntax: `*` and `…` are characters) compiled
+/// for one pass over a text, for tables that are searched whole on every
+/// candidate (the vocabulary's values and frames): one scan instead of one
+/// substring search per literal.
+pub struct Literals(CompiledCues);
+
+impl Literals {
+    /// `literals[i]` is reported as `i`. An empty literal is never found.
+    pub fn new(literals: &[&'static str]) -> Self {
+        Literals(CompiledCues::from_anchors(
+            literals
+                .iter()
+                .enumerate()
+                .filter_map(|(i, l)| Anchor::literal(l, i))
+                .collect(),
+        ))
+    }
+
+    /// Every occurrence of each literal in `text` as (its index, byte
+    /// offset): what `str::match_indices` finds for each (occurrences of
+    /// one literal do not overlap), by position, in literal order at one
+    /// position.
+    pub fn occurrences(&self, text: &str) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        self.0.scan(text, |a, i| out.push((a.group, i)));
+        out
+    }
+}
+
 /// One cue prepared for scanning: the literal part that anchors it (its
 /// first non-empty part) and the parts that must follow.
 struct Anchor {
@@ -264,6 +293,24 @@ impl Anchor {
         })
     }
 
+    /// A plain literal (no cue syntax) as an anchor of list `group`, with
+    /// nothing to follow. `None` for the empty string.
+    fn literal(needle: &'static str, group: usize) -> Option<Anchor> {
+        if needle.is_empty() {
+            return None;
+        }
+        let n = needle.len().min(8);
+        Some(Anchor {
+            cue: needle,
+            needle,
+            prefix: prefix_word(needle.as_bytes()) & low_bytes(n),
+            prefix_mask: low_bytes(n),
+            stem: false,
+            rest: Vec::new(),
+            group,
+        })
+    }
+
     /// The hit of the whole cue whose anchor occurs at `start`, if the
     /// boundary rules and the following parts agree.
     fn hit(&self, text: &str, start: usize, max_gap: usize) -> Option<Hit> {
@@ -279,6 +326,11 @@ impl Anchor {
 
 /// The first (up to) eight bytes of `b`, little-endian, zero-padded.
 fn prefix_word(b: &[u8]) -> u64 {
+    // Eight bytes in one load when the text has them (every position but
+    // the last seven); a copy of variable length is a call to memcpy.
+    if let Some(w) = b.first_chunk::<8>() {
+        return u64::from_le_bytes(*w);
+    }
     let mut w = [0u8; 8];
     let n = b.len().min(8);
     w[..n].copy_from_slice(&b[..n]);
@@ -556,9 +608,79 @@ pub fn words(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
+/// A byte of a word as `words` reads one (every such character is ASCII,
+/// so a run of these bytes is a run of word characters).
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'\'' | b'-' | b'_')
+}
+
+/// `words(text).first()`, without reading the rest of the text.
+pub fn first_word(text: &str) -> Option<(usize, &str)> {
+    let bytes = text.as_bytes();
+    let start = bytes.iter().position(|b| is_word_byte(*b))?;
+    let len = bytes[start..]
+        .iter()
+        .position(|b| !is_word_byte(*b))
+        .unwrap_or(bytes.len() - start);
+    Some((start, text.get(start..start + len)?))
+}
+
+/// `words(text).last()`, without reading the rest of the text.
+pub fn last_word(text: &str) -> Option<(usize, &str)> {
+    let bytes = text.as_bytes();
+    let end = bytes.iter().rposition(|b| is_word_byte(*b))? + 1;
+    let start = bytes[..end]
+        .iter()
+        .rposition(|b| !is_word_byte(*b))
+        .map_or(0, |i| i + 1);
+    Some((start, text.get(start..end)?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn literals_are_found_as_match_indices_finds_them() {
+        let lits: &[&'static str] = &["ab", "aba", "a*b", "a…b", "叫我", "我", "b a", "abab"];
+        let set = Literals::new(lits);
+        for t in [
+            "",
+            "ababab aba",
+            "a*b a…b",
+            "叫我叫我，我",
+            "xb ab a",
+            "ABAB abab",
+        ] {
+            let mut expected: Vec<(usize, usize)> = lits
+                .iter()
+                .enumerate()
+                .flat_map(|(k, l)| t.match_indices(l).map(move |(i, _)| (k, i)))
+                .collect();
+            expected.sort_by_key(|(k, i)| (*i, *k));
+            assert_eq!(set.occurrences(t), expected, "{t}");
+        }
+    }
+
+    #[test]
+    fn first_and_last_word_are_those_of_words() {
+        for t in [
+            "",
+            "  ",
+            "the failed deploy",
+            "5 failed attempts.",
+            "上次 don't-stop_it 了",
+            "。。x",
+            "ab",
+            "—ab—",
+            "部署 failed",
+            "failed 部署",
+        ] {
+            let all = words(t);
+            assert_eq!(first_word(t), all.first().copied(), "{t}");
+            assert_eq!(last_word(t), all.last().copied(), "{t}");
+        }
+    }
     use crate::core::config::CueList;
 
     #[test]

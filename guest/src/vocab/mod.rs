@@ -4,7 +4,9 @@
 //! lookups the pipelines make over them; the words themselves live only in
 //! the data files.
 
-use crate::analysis::cues::{find_any, fold, Hit};
+use std::sync::OnceLock;
+
+use crate::analysis::cues::{find_any, fold, Hit, Literals};
 
 pub mod cues;
 
@@ -62,6 +64,15 @@ pub fn concept(name: &str) -> Option<&'static Concept> {
 /// Where `folded` contains `word` as a word (ASCII edges at word
 /// boundaries; CJK anywhere), in order.
 fn word_at<'a>(folded: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
+    folded
+        .match_indices(word)
+        .map(|(i, _)| i)
+        .filter(move |&i| is_word_at(folded, word, i))
+}
+
+/// Is the occurrence of `word` at byte `i` of `folded` a word: its ASCII
+/// edges at word boundaries (a CJK edge needs none)?
+fn is_word_at(folded: &str, word: &str, i: usize) -> bool {
     let bytes = folded.as_bytes();
     let edge = |b: Option<&u8>| b.is_none_or(|b| !(b.is_ascii_alphanumeric() || *b == b'_'));
     let first_ascii = word
@@ -72,38 +83,44 @@ fn word_at<'a>(folded: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 
         .as_bytes()
         .last()
         .is_some_and(u8::is_ascii_alphanumeric);
-    folded
-        .match_indices(word)
-        .map(|(i, _)| i)
-        .filter(move |&i| {
-            (!first_ascii || i == 0 || edge(bytes.get(i - 1)))
-                && (!last_ascii || edge(bytes.get(i + word.len())))
-        })
+    (!first_ascii || i == 0 || i.checked_sub(1).is_some_and(|j| edge(bytes.get(j))))
+        && (!last_ascii || edge(bytes.get(i + word.len())))
 }
 
 fn contains_word(folded: &str, word: &str) -> Option<usize> {
     word_at(folded, word).next()
 }
 
+/// Every category member, in file order, compiled for one scan of a text
+/// (`value_in` runs on every candidate; a substring search per member was
+/// a tenth of classification). Built on first use.
+fn members() -> &'static (Vec<(&'static Category, &'static str)>, Literals) {
+    static MEMBERS: OnceLock<(Vec<(&'static Category, &'static str)>, Literals)> = OnceLock::new();
+    MEMBERS.get_or_init(|| {
+        let all: Vec<(&'static Category, &'static str)> = CATEGORIES
+            .iter()
+            .flat_map(|c| c.values.iter().map(move |v| (c, *v)))
+            .collect();
+        let literals = Literals::new(&all.iter().map(|(_, v)| *v).collect::<Vec<_>>());
+        (all, literals)
+    })
+}
+
 /// A category member named in a text: (category, member, byte offset in the
-/// folded text). The earliest mention wins; at one position the longest.
+/// folded text). The earliest mention wins; at one position the longest,
+/// then the first in file order.
 pub fn value_in(text: &str) -> Option<(&'static Category, &'static str, usize)> {
     let folded = fold(text);
-    let mut best: Option<(&'static Category, &'static str, usize)> = None;
-    for c in CATEGORIES {
-        for v in c.values {
-            if let Some(at) = contains_word(&folded, v) {
-                let better = match best {
-                    None => true,
-                    Some((_, bv, bat)) => at < bat || (at == bat && v.len() > bv.len()),
-                };
-                if better {
-                    best = Some((c, v, at));
-                }
-            }
-        }
-    }
-    best
+    let (all, literals) = members();
+    literals
+        .occurrences(&folded)
+        .into_iter()
+        .filter_map(|(k, at)| {
+            let (c, v) = all.get(k)?;
+            is_word_at(&folded, v, at).then_some((at, std::cmp::Reverse(v.len()), k, *c, *v))
+        })
+        .min_by_key(|(at, len, k, _, _)| (*at, *len, *k))
+        .map(|(at, _, _, c, v)| (c, v, at))
 }
 
 /// The category of a value ("PostgreSQL 16" → database).
@@ -205,26 +222,99 @@ fn frame_value<'t>(text: &'t str, start: usize, after: &str) -> Option<&'t str> 
 /// offset of the match).
 pub fn frame_in(text: &str) -> Option<(&'static str, String, usize)> {
     let folded = fold(text);
-    let mut best: Option<(usize, &'static Frame, String)> = None;
-    for f in FRAMES {
-        let before = f.before.trim_end();
-        for at in word_at(&folded, before) {
-            let Some(v) = frame_value(text, at + before.len(), f.after) else {
-                continue;
-            };
-            // The earliest match in the text; at one position the file's order.
-            if best.as_ref().is_none_or(|(b, _, _)| at < *b) {
-                best = Some((at, f, v.to_string()));
+    // The earliest match in the text; at one position the file's order:
+    // occurrences come by position, in frame order at one position.
+    frame_openings()
+        .occurrences(&folded)
+        .into_iter()
+        .find_map(|(k, at)| {
+            let f = FRAMES.get(k)?;
+            let before = f.before.trim_end();
+            if !is_word_at(&folded, before, at) {
+                return None;
             }
-            break;
-        }
-    }
-    best.map(|(at, f, v)| (f.predicate, v, at))
+            let v = frame_value(text, at + before.len(), f.after)?;
+            Some((f.predicate, v.to_string(), at))
+        })
+}
+
+/// Each frame's opening words (`before` without trailing spaces), in file
+/// order, compiled for one scan of a text. Built on first use.
+fn frame_openings() -> &'static Literals {
+    static OPENINGS: OnceLock<Literals> = OnceLock::new();
+    OPENINGS.get_or_init(|| {
+        Literals::new(
+            &FRAMES
+                .iter()
+                .map(|f| f.before.trim_end())
+                .collect::<Vec<_>>(),
+        )
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `value_in` as one substring search per member (what the one scan
+    /// replaced), to hold the scan to the same answers.
+    fn value_in_by_search(text: &str) -> Option<(&'static str, &'static str, usize)> {
+        let folded = fold(text);
+        let mut best: Option<(&'static str, &'static str, usize)> = None;
+        for c in CATEGORIES {
+            for v in c.values {
+                if let Some(at) = contains_word(&folded, v) {
+                    if best.is_none_or(|(_, bv, bat)| at < bat || (at == bat && v.len() > bv.len()))
+                    {
+                        best = Some((c.name, v, at));
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// `frame_in` as one substring search per frame.
+    fn frame_in_by_search(text: &str) -> Option<(&'static str, String, usize)> {
+        let folded = fold(text);
+        let mut best: Option<(usize, &'static Frame, String)> = None;
+        for f in FRAMES {
+            let before = f.before.trim_end();
+            for at in word_at(&folded, before) {
+                let Some(v) = frame_value(text, at + before.len(), f.after) else {
+                    continue;
+                };
+                if best.as_ref().is_none_or(|(b, _, _)| at < *b) {
+                    best = Some((at, f, v.to_string()));
+                }
+                break;
+            }
+        }
+        best.map(|(at, f, v)| (f.predicate, v, at))
+    }
+
+    #[test]
+    fn one_scan_finds_what_a_search_per_member_or_frame_finds() {
+        let mut texts: Vec<String> = Vec::new();
+        let members = CATEGORIES.iter().flat_map(|c| c.values.iter().copied());
+        let openings = FRAMES.iter().map(|f| f.before);
+        for w in members.chain(openings) {
+            texts.push(w.to_string());
+            texts.push(format!("We moved to {w} last week, then {w} again."));
+            texts.push(format!("x{w}y 以后{w}吧"));
+            texts.push(format!("{w}{w} Lin, and {w}"));
+            texts.push(format!("以后请{w}林工，代码示例用 TypeScript 和 Java"));
+        }
+        assert!(texts.len() > 500);
+        for t in &texts {
+            assert_eq!(
+                value_in(t).map(|(c, v, at)| (c.name, v, at)),
+                value_in_by_search(t),
+                "{t}"
+            );
+            assert_eq!(frame_in(t), frame_in_by_search(t), "{t}");
+        }
+    }
 
     #[test]
     fn the_tables_are_built_and_sorted() {

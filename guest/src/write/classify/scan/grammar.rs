@@ -3,6 +3,8 @@
 //! deadlines, adjectival "-ed" words, open deferrals.
 
 use crate::analysis::cues::find_any;
+use crate::analysis::cues::first_word;
+use crate::analysis::cues::last_word;
 use crate::analysis::cues::words;
 use crate::analysis::cues::Hit;
 use crate::analysis::timeexpr;
@@ -20,9 +22,9 @@ pub(crate) fn adjectival(f: &str, start: usize, end: usize) -> bool {
         return false;
     }
     let before = f.get(..start).unwrap_or("");
-    let prev = words(before).last().map(|(_, p)| *p);
+    let prev = last_word(before).map(|(_, p)| p);
     let after = f.get(end..).unwrap_or("");
-    let next = words(after).first().map(|(i, n)| (*i, *n));
+    let next = first_word(after);
     let prev_det = prev.is_some_and(|p| CUES.adjective_determiners.contains(&p));
     let adjacent = |i: usize| after.get(..i).is_some_and(|g| g.trim().is_empty());
     let plural_next = next.is_some_and(|(i, n)| {
@@ -84,12 +86,13 @@ pub(crate) fn is_english_imperative(sentence: &str, wp: &WritePolicy) -> bool {
     // Skip lead words ("please", "always", "don't", "make sure to").
     'lead: while k < ws.len() {
         for lead in c.imperative_lead_en {
-            let parts: Vec<&str> = lead.split(' ').collect();
+            // Word by word, without collecting the lead's words.
+            let n = lead.split(' ').count();
             if ws
-                .get(k..k + parts.len())
-                .is_some_and(|s| s == parts.as_slice())
+                .get(k..k + n)
+                .is_some_and(|s| s.iter().copied().eq(lead.split(' ')))
             {
-                k += parts.len();
+                k += n;
                 continue 'lead;
             }
         }

@@ -3,6 +3,7 @@
 //! (`Procedure`).
 
 use crate::analysis::cues::find_any;
+use crate::analysis::cues::find_groups;
 use crate::analysis::cues::longest;
 use crate::analysis::cues::quoted;
 use crate::analysis::cues::sentences;
@@ -38,7 +39,8 @@ pub(crate) fn procedure(f: &str, deferrals: &[Hit], wp: &WritePolicy) -> Procedu
     let mut sequences = 0usize;
     let mut seq_cues: Vec<String> = Vec::new();
     let mut conditionals = 0usize;
-    for (a, b) in sentences(f) {
+    let all = sentences(f);
+    for &(a, b) in &all {
         let Some(sentence) = f.get(a..b) else {
             continue;
         };
@@ -179,7 +181,6 @@ pub(crate) fn procedure(f: &str, deferrals: &[Hit], wp: &WritePolicy) -> Procedu
     }
     // A condition as a heading ("遇到支付掉单：先查渠道流水…", "If the
     // build hangs: kill the daemon"), the steps after the colon.
-    let all = sentences(f);
     for pair in all.windows(2) {
         let [(a, b), (c2, d)] = [pair[0], pair[1]];
         let (Some(head), Some(body), Some(between)) = (f.get(a..b), f.get(c2..d), f.get(b..c2))
@@ -204,14 +205,28 @@ pub(crate) fn procedure(f: &str, deferrals: &[Hit], wp: &WritePolicy) -> Procedu
             p.conditions.push((a, b));
         }
     }
-    let markers = longest(find_any(f, c.step_markers, g));
+    // The five lists read over the whole text, in one pass.
+    let [markers, guards, approvals, recovery, nouns] = find_groups(
+        f,
+        &[
+            c.step_markers,
+            c.guards,
+            c.approval_guards,
+            c.recovery,
+            c.procedure_nouns,
+        ],
+        g,
+    )
+    .try_into()
+    .unwrap_or_default();
+    let markers = longest(markers);
     let numbered = numbered_steps(f);
     let enumerated = markers.len() >= 2 || numbered >= 2;
     p.has_steps = sequences > 0 || enumerated;
-    p.guards = longest(find_any(f, c.guards, g));
-    let approvals = longest(find_any(f, c.approval_guards, g));
-    p.recovery = longest(find_any(f, c.recovery, g));
-    let nouns = longest(find_any(f, c.procedure_nouns, g));
+    p.guards = longest(guards);
+    let approvals = longest(approvals);
+    p.recovery = longest(recovery);
+    let nouns = longest(nouns);
     p.score = 2.0 * sequences.min(2) as f64
         + if enumerated { 3.0 } else { 0.0 }
         + 2.0 * conditionals.min(2) as f64

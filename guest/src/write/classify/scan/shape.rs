@@ -187,10 +187,13 @@ pub(crate) fn request(f: &str, wp: &WritePolicy) -> Option<String> {
                     })
                 })
             } else {
-                // Within the first few characters: "稍后帮我…", not "导出给我".
+                // Within the first few characters: "稍后帮我…", not "导出给我"
+                // (the first occurrence starts at one of the first five
+                // characters: a comparison at each, not a search of the clause).
                 clause
-                    .find(*r)
-                    .is_some_and(|i| clause.get(..i).is_some_and(|b| b.chars().count() <= 4))
+                    .char_indices()
+                    .take(5)
+                    .any(|(i, _)| clause.get(i..).is_some_and(|rest| rest.starts_with(*r)))
             }
         });
         if let Some(r) = found {
