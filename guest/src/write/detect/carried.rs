@@ -278,30 +278,40 @@ pub fn trace(folded: &str, agent: bool) -> Option<String> {
     {
         return Some(h.cue.to_string());
     }
-    let labelled = folded.contains([':', '：']);
-    if !labelled && !agent {
-        return None;
-    }
-    let sentences = crate::analysis::cues::sentences(folded);
+    // Loop labels: the words just before each colon (no pass of its own
+    // beyond the colons).
     let mut labels: Vec<&str> = Vec::new();
-    let mut deliberates = None;
-    for &(s, e) in &sentences {
-        let sentence = folded.get(s..e).unwrap_or("");
-        let colon = folded.get(e..).is_some_and(|r| r.starts_with([':', '：']));
-        if let Some(l) = LOOP_LABELS.iter().find(|l| colon && sentence == **l) {
+    for (i, _) in folded.match_indices([':', '：']) {
+        let before = folded.get(..i).unwrap_or("").trim_end();
+        if let Some(l) = LOOP_LABELS.iter().find(|l| {
+            // The label opens its sentence ("…. Action:", "\n思考：").
+            let head = before
+                .strip_suffix(**l)
+                .map(|h| h.trim_end_matches([' ', '\t', '*', '#', '-', '>', '[', '(', '【']));
+            head.is_some_and(|h| {
+                h.is_empty() || h.ends_with(['\n', '.', '。', '!', '?', '！', '？', ';', '；'])
+            })
+        }) {
             if !labels.contains(l) {
                 labels.push(l);
             }
         }
-        if agent && deliberates.is_none() {
+    }
+    if labels.len() >= 2 {
+        return Some(format!("reasoning-loop labels '{}'", labels.join("', '")));
+    }
+    if !agent {
+        return None;
+    }
+    let mut deliberates = None;
+    for (s, e) in crate::analysis::cues::sentences(folded) {
+        let sentence = folded.get(s..e).unwrap_or("");
+        if deliberates.is_none() {
             deliberates = DELIBERATION.iter().find(|d| {
                 sentence.starts_with(**d)
                     && !sentence[d.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
             });
         }
-    }
-    if labels.len() >= 2 {
-        return Some(format!("reasoning-loop labels '{}'", labels.join("', '")));
     }
     let d = deliberates?;
     let second_person = crate::analysis::cues::words(folded)
