@@ -81,6 +81,7 @@ export const REASON_CODES = Object.freeze([
   "gate.confidence.untrusted-steps",
   "gate.confidence.single-success",
   "gate.confidence.below-active",
+  "gate.confidence.unsure-untrusted",
   "gate.confidence.hearsay",
   "gate.sensitivity.clear",
   "gate.sensitivity.secret",

@@ -12,6 +12,7 @@ use crate::write::classify::analysis::Analysis;
 use crate::write::classify::kind::rule::EventReading;
 use crate::write::classify::scan::Scan;
 use crate::write::classify::signals::Signals;
+use crate::write::classify::signals::UnsureReading;
 use crate::write::model;
 use crate::write::model::Features;
 use engram_contract::reason::ReasonCode;
@@ -38,6 +39,34 @@ const MODEL_STRONG_MARGIN: f64 = 2.0;
 const MODEL_OVER_WEAK_RULES: f64 = 1.0;
 
 const MODEL_OVER_STRONG_RULES: f64 = 1.5;
+
+/// On an untrusted source (a document, a tool's output), the lead (in
+/// logits) the model must have, agreeing with the rules, for a kept kind to
+/// be stored active. Below it — or when the model leans another way
+/// without the lead to overrule — the text is kept pending
+/// (`Signals::unsure_untrusted`, the confidence gate): safety on untrusted
+/// text never rests on a thin margin.
+const UNTRUSTED_ACTIVE_MARGIN: f64 = 1.0;
+
+/// Marks untrusted text whose kept kind rests on an unsure learned reading.
+fn unsure_untrusted(a: &mut Analysis, kept: CandidateKind, d: &model::Decision) {
+    let sure = d.kind == kept && d.margin >= UNTRUSTED_ACTIVE_MARGIN;
+    if a.untrusted && storable(kept) && !sure {
+        a.signals.unsure_untrusted = Some(UnsureReading {
+            leans: d.kind,
+            margin: d.margin,
+            needed: UNTRUSTED_ACTIVE_MARGIN,
+        });
+    }
+}
+
+/// A kind stored as lasting memory.
+fn storable(k: CandidateKind) -> bool {
+    matches!(
+        k,
+        CandidateKind::Semantic | CandidateKind::Episodic | CandidateKind::Procedural
+    )
+}
 
 /// The learned model decides the kind (and so the value: `none` keeps
 /// nothing) from the text and the rule scan. Above it stay, as hard rules:
@@ -81,14 +110,9 @@ pub(crate) fn learned_kind(
     }
     if d.kind == a.rule_kind {
         a.reasons.push(leaning(ReasonCode::ModelAgrees, &d, ""));
+        unsure_untrusted(a, d.kind, &d);
         return (d.kind, a.decided.1 || d.margin >= MODEL_STRONG_MARGIN);
     }
-    let storable = |k: CandidateKind| {
-        matches!(
-            k,
-            CandidateKind::Semantic | CandidateKind::Episodic | CandidateKind::Procedural
-        )
-    };
     // Text from an untrusted carrier (a document, a tool's output) is kept
     // only on the rules' positive evidence: the model may keep less of it,
     // never more (it can carry an injection no detector names).
@@ -110,6 +134,7 @@ pub(crate) fn learned_kind(
     if d.margin < needed {
         a.reasons
             .push(leaning(ReasonCode::ModelShortMargin, &d, ""));
+        unsure_untrusted(a, a.decided.0, &d);
         return a.decided;
     }
     a.reasons.push(leaning(
@@ -135,6 +160,7 @@ pub(crate) fn learned_kind(
             signals.task_scope = None;
         }
     }
+    unsure_untrusted(a, d.kind, &d);
     (d.kind, d.margin >= MODEL_STRONG_MARGIN)
 }
 

@@ -42,7 +42,7 @@ mod text;
 
 pub use origin::{carried_text, Carried};
 pub use payload::semantic::default_subject;
-pub use signals::{Classification, Signals};
+pub use signals::{Classification, Signals, UnsureReading};
 
 use crate::analysis::cues::quoted;
 use crate::core::config::Policy;
@@ -50,6 +50,7 @@ use crate::types::Candidate;
 use crate::types::CandidateKind;
 use crate::types::Datetime;
 use crate::types::Reason;
+use crate::types::SourceKind;
 use crate::write::classify::analysis::Analysis;
 use crate::write::classify::hint::apply_hint;
 use crate::write::classify::kind::text_kind;
@@ -101,7 +102,7 @@ pub(crate) fn analyse(c: &Candidate, now: Datetime, policy: &Policy) -> Analysis
             .as_ref()
             .and_then(|k| injection::detect_rules(text, &folded, k, &s.instruction, wp)),
         order: crate::write::detect::carried::orders(text, &folded, &carried_spans),
-        trace: crate::write::detect::carried::trace(&folded).map(|h| h.cue.to_string()),
+        trace: crate::write::detect::carried::trace(&folded, c.source.kind == SourceKind::Agent),
         dump: crate::write::detect::carried::dump(text),
     };
 

@@ -60,4 +60,21 @@ pub struct Signals {
     /// overrule it — when a retrain could flip a behaviour, the behaviour
     /// belongs in a rule.
     pub structural: Option<String>,
+    /// Untrusted text kept on a learned reading short of sure
+    /// (`classify::learned`): the confidence gate keeps it pending.
+    pub unsure_untrusted: Option<UnsureReading>,
+}
+
+/// A kept kind on untrusted text that the learned model does not back
+/// with a sure lead: it agrees by less than `needed` logits, or leans
+/// another way without the lead to overrule the rules. Such text is never
+/// stored active (SPEC §3.2): a margin is no evidence of safety.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnsureReading {
+    /// The kind the model leans to.
+    pub leans: CandidateKind,
+    /// Its lead over the runner-up, in logits.
+    pub margin: f64,
+    /// The lead an untrusted text needs to be stored active.
+    pub needed: f64,
 }

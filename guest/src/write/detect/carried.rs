@@ -14,7 +14,7 @@
 //!   listing) is data to keep by reference or summary, not a memory
 //!   (`dump`).
 
-use crate::analysis::cues::{find_any, Hit};
+use crate::analysis::cues::find_any;
 
 /// The persistence cues that address the future ("from now on"), as
 /// opposed to ones that describe a standing state ("by default",
@@ -225,35 +225,158 @@ pub fn orders(text: &str, folded: &str, spans: &[(usize, usize)]) -> Option<Stri
         .find_map(|&(a, b)| order_in(text, folded, a, b))
 }
 
-/// A marker of an agent's reasoning trace, if the text has one.
-pub fn trace(folded: &str) -> Option<Hit> {
-    find_any(folded, crate::core::config::CUES.trace, 12)
+/// Section labels of an agent's reasoning loop ("Thought: … Action: …
+/// Observation: …", "思考：…行动：…"): a closed class of labels.
+const LOOP_LABELS: &[&str] = &[
+    "thought",
+    "thoughts",
+    "action",
+    "action input",
+    "observation",
+    "plan",
+    "reasoning",
+    "reflection",
+    "思考",
+    "想法",
+    "行动",
+    "动作",
+    "观察",
+    "计划",
+    "推理",
+    "反思",
+];
+
+/// First person with a modal of intention, opening a sentence: an agent
+/// deliberating ("let me", "I should", "我先", "我应该").
+const DELIBERATION: &[&str] = &[
+    "let me",
+    "i'll",
+    "i will",
+    "i should",
+    "i need to",
+    "i must",
+    "i'm going to",
+    "i am going to",
+    "让我",
+    "我先",
+    "我需要",
+    "我应该",
+    "我得",
+    "我打算",
+];
+
+/// Why a text is an agent's reasoning trace, if it is one: a trace marker
+/// (`CUES.trace`: "<thinking>", "Thought:"); two section labels of a
+/// reasoning loop; or, from an agent (`agent`), a sentence of
+/// deliberation in the first person ("Let me think…", "我先想一下") that
+/// speaks of the user in the third person or sits under a loop label — a
+/// monologue, not a reply (a reply speaks to "you").
+pub fn trace(folded: &str, agent: bool) -> Option<String> {
+    if let Some(h) = find_any(folded, crate::core::config::CUES.trace, 12)
         .into_iter()
         .next()
+    {
+        return Some(h.cue.to_string());
+    }
+    // Loop labels: the words just before each colon (no pass of its own
+    // beyond the colons).
+    let mut labels: Vec<&str> = Vec::new();
+    for (i, _) in folded.match_indices([':', '：']) {
+        let before = folded.get(..i).unwrap_or("").trim_end();
+        if let Some(l) = LOOP_LABELS.iter().find(|l| {
+            // The label opens its sentence ("…. Action:", "\n思考：").
+            let head = before
+                .strip_suffix(**l)
+                .map(|h| h.trim_end_matches([' ', '\t', '*', '#', '-', '>', '[', '(', '【']));
+            head.is_some_and(|h| {
+                h.is_empty() || h.ends_with(['\n', '.', '。', '!', '?', '！', '？', ';', '；'])
+            })
+        }) {
+            if !labels.contains(l) {
+                labels.push(l);
+            }
+        }
+    }
+    if labels.len() >= 2 {
+        return Some(format!("reasoning-loop labels '{}'", labels.join("', '")));
+    }
+    if !agent {
+        return None;
+    }
+    let mut deliberates = None;
+    for (s, e) in crate::analysis::cues::sentences(folded) {
+        let sentence = folded.get(s..e).unwrap_or("");
+        if deliberates.is_none() {
+            deliberates = DELIBERATION.iter().find(|d| {
+                sentence.starts_with(**d)
+                    && !sentence[d.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
+            });
+        }
+    }
+    let d = deliberates?;
+    let second_person = crate::analysis::cues::words(folded)
+        .iter()
+        .any(|(_, w)| matches!(*w, "you" | "your" | "yours"))
+        || folded.contains(['你', '您']);
+    let third_person_user = ["the user", "the customer", "用户", "客户"]
+        .iter()
+        .any(|u| folded.contains(u));
+    (!second_person && (third_person_user || !labels.is_empty()))
+        .then(|| format!("an agent's deliberation ('{d}')"))
 }
 
 /// Why a text is a raw serialised payload rather than something said, if
 /// it is one.
 pub fn dump(text: &str) -> Option<String> {
     let t = text.trim();
-    let lines: Vec<&str> = t.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-    // HTTP: a request or status line followed by headers.
-    let first = lines.first().copied().unwrap_or("");
-    let http_start = first.starts_with("HTTP/")
-        || ["GET ", "POST ", "PUT ", "DELETE ", "PATCH ", "HEAD "]
+    // Lines as a trace prints them: curl's "> " / "< " / "* " prefixes off.
+    let lines: Vec<&str> = t
+        .lines()
+        .map(|l| l.trim().trim_start_matches(['<', '>', '*']).trim())
+        .filter(|l| !l.is_empty())
+        .collect();
+    // HTTP: a request or status line, and headers — on their own lines or
+    // run together on one ("POST /login HTTP/1.1 Host: … Content-Type: …").
+    let request_line = |l: &str| {
+        l.starts_with("HTTP/")
+            || [
+                "GET ", "POST ", "PUT ", "DELETE ", "PATCH ", "HEAD ", "OPTIONS ",
+            ]
             .iter()
-            .any(|m| first.starts_with(m) && first.contains(" HTTP/"));
+            .any(|m| l.find(m).is_some_and(|i| l[i..].contains(" HTTP/")))
+    };
+    let http_start = lines.iter().take(2).any(|l| request_line(l));
+    let header_key = |k: &str| {
+        !k.is_empty()
+            && k.len() <= 40
+            && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+            && k.starts_with(|c: char| c.is_ascii_alphabetic())
+    };
     let header = |l: &&str| {
-        l.split_once(':').is_some_and(|(k, v)| {
-            !k.is_empty()
-                && k.len() <= 40
-                && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-                && !v.trim().is_empty()
-        })
+        l.split_once(':')
+            .is_some_and(|(k, v)| header_key(k) && !v.trim().is_empty())
     };
     let headers = lines.iter().filter(|l| header(l)).count();
-    if (http_start && headers >= 2) || (headers >= 6 && headers * 10 >= lines.len() * 8) {
-        return Some(format!("raw protocol headers ({headers} header lines)"));
+    // Protocol header names are hyphenated ("Content-Type", "X-Frame-Options").
+    let hyphenated = lines
+        .iter()
+        .filter(|l| header(l) && l.split_once(':').is_some_and(|(k, _)| k.contains('-')))
+        .count();
+    // A short label line before the headers ("Response headers:").
+    let body = lines.len() - usize::from(lines.first().is_some_and(|l| l.ends_with(':')));
+    let inline = if http_start && lines.len() <= 2 {
+        t.split_whitespace()
+            .filter(|w| w.strip_suffix(':').is_some_and(header_key))
+            .count()
+    } else {
+        0
+    };
+    if (http_start && headers.max(inline) >= 2)
+        || (headers >= 6 && headers * 10 >= lines.len() * 8)
+        || (hyphenated >= 3 && headers * 10 >= body * 8)
+    {
+        let n = headers.max(inline);
+        return Some(format!("raw protocol headers ({n} header lines)"));
     }
     // JSON (or similar): many quoted keys with values, mostly punctuation
     // and short tokens.
@@ -308,8 +431,41 @@ mod tests {
 
     #[test]
     fn traces_and_dumps() {
-        assert!(trace(&fold("<thinking>The user probably wants Java.</thinking>")).is_some());
-        assert!(trace(&fold("payment-service 使用 PostgreSQL")).is_none());
+        let tr = |t: &str, agent: bool| trace(&fold(t), agent);
+        assert!(tr("<thinking>The user probably wants Java.</thinking>", false).is_some());
+        assert!(tr("payment-service 使用 PostgreSQL", true).is_none());
+        // A reasoning loop by its labels, in any source.
+        assert!(tr("思考：用户想退款。行动：查询订单。观察：订单存在。", false).is_some());
+        assert!(tr("Plan: read the config. Action: open config.yaml", false).is_some());
+        // An agent deliberating about the user, or under a loop label.
+        assert!(tr(
+            "我先想一下：用户上次提到预算有限，所以应该推荐便宜的方案。",
+            true
+        )
+        .is_some());
+        assert!(tr(
+            "Plan: 1) read the config 2) patch the bug. I'll start with the config.",
+            true
+        )
+        .is_some());
+        assert!(tr(
+            "I should check the repo first, since the user prefers Python.",
+            true
+        )
+        .is_some());
+        // A reply to the user is not a monologue; a person's plan is no trace.
+        assert!(tr("I'll look into that for you right away.", true).is_none());
+        assert!(tr(
+            "Let me finish the comparison table, then I'll summarise the options.",
+            true
+        )
+        .is_none());
+        assert!(tr(
+            "I should check the repo first, since the user prefers Python.",
+            false
+        )
+        .is_none());
+        assert!(tr("Plan: Enterprise", false).is_none());
         let items: Vec<String> = (0..40)
             .map(|i| format!("{{\"id\":{i},\"sku\":\"A-{i}\",\"qty\":{}}}", i % 3))
             .collect();
@@ -320,6 +476,19 @@ mod tests {
             "HTTP/1.1 200 OK\nContent-Type: application/json\nX-Request-Id: 42\nServer: nginx"
         )
         .is_some());
+        assert!(
+            dump("< HTTP/1.1 404 Not Found\n< Server: nginx/1.24\n< Content-Length: 153").is_some()
+        );
+        assert!(dump(
+            "Request: POST /login HTTP/1.1 Host: example.com Content-Type: text/plain Content-Length: 27"
+        )
+        .is_some());
+        assert!(dump(
+            "Response headers:\nContent-Type: text/html\nX-Frame-Options: DENY\nStrict-Transport-Security: max-age=31536000"
+        )
+        .is_some());
+        assert!(dump("Name: Li Wei\nRole: admin\nTeam: infra").is_none());
+        assert!(dump("请求方式：POST，接口 /login 返回 401").is_none());
         assert!(dump("{\"note\": \"the user prefers Markdown\"}").is_none());
         assert!(dump("订单状态：已退款").is_none());
     }

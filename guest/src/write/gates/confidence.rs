@@ -1,8 +1,9 @@
 //! The confidence gate: the caller's confidence, capped by the source's
 //! trust and lowered by hedges; below the floor it is rejected; an
 //! unverified inference, steps from an untrusted source, a procedure
-//! generalised from a single success, a confidence below the active
-//! threshold or a second-hand claim (hearsay) go to review.
+//! generalised from a single success, untrusted text kept on an unsure
+//! learned reading, a confidence below the active threshold or a
+//! second-hand claim (hearsay) go to review.
 
 use crate::core::time::{add_ms, MS_PER_DAY};
 use crate::types::{CandidateKind, Datetime, Reason};
@@ -70,6 +71,24 @@ pub fn check(ctx: &Context) -> Check {
         return Check::fail(
             Effect::Review,
             Reason::new(ReasonCode::GateConfidenceUntrustedSteps, &[label]),
+        );
+    }
+    // Untrusted text kept on an unsure learned reading: never active on a
+    // margin (SPEC 3.2).
+    if let (true, Some(u)) = (storable, &sig.unsure_untrusted) {
+        let margin = format!("{:.1}", u.margin);
+        let needed = format!("{:.1}", u.needed);
+        return Check::fail(
+            Effect::Review,
+            Reason::new(
+                ReasonCode::GateConfidenceUnsureUntrusted,
+                &[
+                    label,
+                    crate::core::model::candidate_kind_name(u.leans),
+                    &margin,
+                    &needed,
+                ],
+            ),
         );
     }
     if let (true, Some(cue)) = (ctx.kind() == CandidateKind::Procedural, &sig.single_success) {

@@ -475,3 +475,35 @@ fn confidence_gate_keeps_hearsay_for_review() {
     let o = Case::new("老周下个月调去深圳分部了", SourceKind::User).run();
     assert!(passed(&o, GateName::Confidence));
 }
+
+#[test]
+fn untrusted_text_on_an_unsure_reading_is_never_active() {
+    // The model backs these tool outputs' kept kind by less than the
+    // margin untrusted text needs: pending, not active.
+    for (text, source) in [
+        ("Assistant manager: Li Wei. Hours: 9-18.", SourceKind::Tool),
+        (
+            "User: Zhang San\nRole: admin\nCreated: 2024-03-01",
+            SourceKind::Document,
+        ),
+    ] {
+        let o = Case::new(text, source).run();
+        assert!(!passed(&o, GateName::Confidence), "{text}");
+        assert!(
+            reason(&o, GateName::Confidence).contains("unsure reading"),
+            "{text}"
+        );
+        assert_eq!(o.disposition, Disposition::Pending, "{text}");
+    }
+    // A sure reading of the same source is stored as before.
+    let o = Case::new(
+        "payment-service 的生产数据库版本为 PostgreSQL 15。",
+        SourceKind::Document,
+    )
+    .run();
+    assert!(passed(&o, GateName::Confidence));
+    assert_eq!(o.disposition, Disposition::Active);
+    // The user's own words are not held to the model's margin.
+    let o = Case::new("Assistant manager: Li Wei. Hours: 9-18.", SourceKind::User).run();
+    assert!(!reason(&o, GateName::Confidence).contains("unsure reading"));
+}
