@@ -192,14 +192,29 @@ fn pairs_where(text: &str, strength_of: fn(&str) -> Option<KeyStrength>) -> Vec<
                     strength,
                 });
             } else if cli && matches!(key, "u" | "user" | "proxy-user" | "U") {
-                // curl's `--user name:password`: the part after the colon.
-                if let Some(colon) = text[start..end].find(':') {
+                // curl's `--user name:password`: the part after the colon,
+                // quoted or not ("kevin:'pRf7…'"). The colon delimits a
+                // literal as quotes do: a letters-only password counts.
+                // (The value's run drops a trailing colon: "kevin:'…'".)
+                let user = text.get(start..end + 1).unwrap_or(&text[start..end]);
+                if let Some(colon) = user.find(':') {
+                    let (mut s, mut e) = (start + colon + 1, end.max(start + colon + 1));
+                    if s == e {
+                        if let Some(q @ (b'"' | b'\'')) = b(text, s) {
+                            let close = text.get(s + 1..).and_then(|r| {
+                                r.find(|c: char| c as u32 == u32::from(q) || c == '\n')
+                            });
+                            if let Some(len) = close.filter(|&l| b(text, s + 1 + l) == Some(q)) {
+                                (s, e) = (s + 1, s + 1 + len);
+                            }
+                        }
+                    }
                     out.push(Pair {
                         key: key.to_string(),
-                        value: text[start + colon + 1..end].to_string(),
-                        start: start + colon + 1,
-                        end,
-                        quoted: false,
+                        value: text[s..e].to_string(),
+                        start: s,
+                        end: e,
+                        quoted: true,
                         strength: KeyStrength::Strong,
                     });
                 }

@@ -14,6 +14,7 @@ use super::shape::has_digit;
 use super::shape::has_symbol;
 use super::shape::placeholder;
 use super::shape::token_like;
+use crate::analysis::cues::Hit;
 use crate::core::config::WritePolicy;
 
 /// Where a keyword's value starts: skip a continued key ("_hash"), up to a
@@ -154,9 +155,17 @@ fn value_after(text: &str, mut i: usize, wp: &WritePolicy) -> Option<(usize, usi
     }
 }
 
-/// Keyword-anchored values: "密码是 …", "password: …", "API key is …".
+/// Keyword-anchored values: "密码是 …", "password: …", "API key is …", and
+/// values named by their keyword after them (`values_before_keywords`),
+/// from one scan for the keywords.
 pub(super) fn keyword_values(text: &str, folded: &str, wp: &WritePolicy, out: &mut Vec<Finding>) {
-    for h in keyword_hits(folded, wp.cues.secret_keywords) {
+    let hits = keyword_hits(folded, wp.cues.secret_keywords);
+    values_after_keywords(text, &hits, wp, out);
+    values_before_keywords(text, &hits, wp, out);
+}
+
+fn values_after_keywords(text: &str, hits: &[Hit], wp: &WritePolicy, out: &mut Vec<Finding>) {
+    for h in hits {
         // Inside a command substitution ("$(vault read -field=token …)")
         // the keyword is an argument of the command that fetches the secret.
         let line_start = text
@@ -205,6 +214,137 @@ pub(super) fn keyword_values(text: &str, folded: &str, wp: &WritePolicy, out: &m
                 e,
             ));
         }
+    }
+}
+
+/// Linking words between a value and the keyword after it: "use <value>
+/// as the … key", "<value> is our … token", "<value> 作为 … 令牌".
+const LINKS_BEFORE: &[&str] = &[" as", " is", " was", "作为", "当作", "用作", "做为", "是"];
+
+/// Function words that may follow a secret's name ("… as the API key when
+/// calling", "… is our token for staging"); any other word makes the
+/// keyword a modifier of the next noun.
+const FOLLOWERS: &[&str] = &[
+    "when", "for", "from", "in", "on", "to", "and", "with", "of", "at", "until", "so", "because",
+    "if", "now", "here", "please", "instead", "since", "that", "which", "then", "too", "by", "but",
+    "or", "we", "you", "i", "they", "it", "going", "again", "today",
+];
+
+/// A value named by the keyword after it: "use <value> as the maxmind
+/// license key", "<value> is our staging API token", "把 <value> 作为 API
+/// key". From the keyword back over at most four qualifier words (ASCII
+/// words or short CJK runs) to a linking word, and the value right before
+/// it. Returns the value's range and the qualifiers that are ASCII words
+/// (with the keyword they name the secret's key).
+fn value_before(text: &str, kw_start: usize) -> Option<(usize, usize, Vec<&str>)> {
+    let mut head = text.get(..kw_start)?;
+    let mut qualifiers = Vec::new();
+    let mut cjk = 0;
+    for _ in 0..=4 {
+        head = head.trim_end_matches([' ', '\t', '\u{3000}']);
+        if let Some(link) = LINKS_BEFORE.iter().find(|l| {
+            head.len() > l.len()
+                && head
+                    .get(head.len() - l.len()..)
+                    .is_some_and(|t| t.eq_ignore_ascii_case(l))
+        }) {
+            let before = head.get(..head.len() - link.len())?;
+            let before = before.trim_end_matches([' ', '\t', '"', '\'', '`', '\u{3000}']);
+            let end = before.len();
+            let start = before
+                .bytes()
+                .rposition(|c| {
+                    !c.is_ascii_graphic()
+                        || matches!(c, b'"' | b'\'' | b'`' | b'(' | b'[' | b'{' | b',')
+                })
+                .map_or(0, |p| p + 1);
+            return (start < end).then_some((start, end, qualifiers));
+        }
+        let last = head.chars().next_back()?;
+        if last.is_ascii_alphabetic() {
+            let at = head
+                .bytes()
+                .rposition(|c| !c.is_ascii_alphabetic())
+                .map_or(0, |p| p + 1);
+            qualifiers.push(head.get(at..)?);
+            head = head.get(..at)?;
+        } else if crate::analysis::text::is_cjk(last) && cjk < 6 {
+            let mut n = 0;
+            while let Some(c) = head.chars().next_back() {
+                if !crate::analysis::text::is_cjk(c)
+                    || head.ends_with(['是', '作', '当', '用', '做'])
+                    || n >= 6
+                {
+                    break;
+                }
+                head = head.get(..head.len() - c.len_utf8())?;
+                n += 1;
+            }
+            cjk += n;
+            if n == 0 {
+                // A linking character ends the run: look for the link.
+                continue;
+            }
+        } else {
+            return None;
+        }
+    }
+    None
+}
+
+/// Values named by the keyword after them ("use <value> as the nytimes
+/// access token"): only a token-like value, and only when the key the
+/// keyword and its qualifiers make names a secret ("as the public key",
+/// "as the token endpoint" do not).
+fn values_before_keywords(text: &str, hits: &[Hit], wp: &WritePolicy, out: &mut Vec<Finding>) {
+    for h in hits {
+        let Some((s, e, qualifiers)) = value_before(text, h.start) else {
+            continue;
+        };
+        let value = text.get(s..e).unwrap_or("");
+        // Token characters, with the odd `=`, `.` or `/` of some formats.
+        let core: String = value
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+            .collect();
+        if value.len() < 12
+            || core.len() * 5 < value.len() * 4
+            || value.starts_with(['/', '.', '~'])
+            || !token_like(&core, wp)
+            || placeholder(value)
+            || value.contains("://")
+        {
+            continue;
+        }
+        // The keyword ends the name: a word after it that is not a function
+        // word makes the keyword a modifier ("the token service pod",
+        // "the token endpoint").
+        let after = text.get(h.end..).unwrap_or("");
+        let next = after
+            .trim_start_matches(' ')
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let continues =
+            after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        if continues || !(next.is_empty() || FOLLOWERS.contains(&next.as_str())) {
+            continue;
+        }
+        if h.cue.is_ascii() {
+            let mut key: Vec<&str> = qualifiers.into_iter().rev().collect();
+            key.push(text.get(h.start..h.end).unwrap_or(h.cue));
+            if keyvalue::key_strength(&key.join("_")).is_none() {
+                continue;
+            }
+        }
+        out.push(finding(
+            Family::Password,
+            label_of(h.cue),
+            format!("before '{}'", text.get(h.start..h.end).unwrap_or(h.cue)),
+            s,
+            e,
+        ));
     }
 }
 

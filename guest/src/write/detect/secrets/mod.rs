@@ -2,11 +2,12 @@
 //! and of sensitive personal data (written only with an explicit ask).
 //!
 //! Secrets are found by several independent detectors, not one pattern:
-//! well-known token formats (cloud keys, API tokens, JWTs, private key
-//! blocks, bearer headers), connection URLs with a password, `KEY=value`
-//! assignments and environment dumps, keyword-anchored values ("密码是 …",
-//! "API key is …"), account/password pairs, and a Shannon-entropy check for
-//! random-looking tokens. Personal data: national ID numbers (with the
+//! well-known token formats (provider prefixes and suffixes of cloud keys
+//! and API tokens, found in one pass; JWTs, private key blocks, bearer
+//! headers), connection URLs with a password, `KEY=value` assignments and
+//! environment dumps, keyword-anchored values ("密码是 …", "API key is …",
+//! and a value named after it: "use … as the API key"), account/password
+//! pairs, and a Shannon-entropy check for random-looking tokens. Personal data: national ID numbers (with the
 //! GB 11643 checksum), payment card numbers (Luhn), phone numbers, passport
 //! numbers, health conditions, e-mail addresses.
 //!
@@ -38,7 +39,7 @@ use dumps::environment_dumps;
 use finding::dedup;
 use keywords::{credential_pairs, keyword_values};
 use random::{high_entropy, password_like};
-use tokens::{jwts, prefixed_tokens, private_keys};
+use tokens::{jwts, prefixed_tokens, private_keys, suffixed_tokens};
 use urls::{auth_headers, url_credentials, webhook_urls};
 
 /// Secrets and credentials in `text`, under the default policy (tests).
@@ -96,6 +97,7 @@ pub fn detect(text: &str, wp: &WritePolicy) -> Detected {
 fn secrets_in(text: &str, folded: &str, wp: &WritePolicy) -> Vec<Finding> {
     let mut out = Vec::new();
     prefixed_tokens(text, &mut out);
+    suffixed_tokens(text, &mut out);
     jwts(text, &mut out);
     private_keys(text, &mut out);
     auth_headers(text, folded, &mut out);

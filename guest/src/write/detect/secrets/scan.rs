@@ -29,6 +29,20 @@ pub(super) fn alnum_dash(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'-' || c == b'_'
 }
 
+pub(super) fn upper_digit_dash(c: u8) -> bool {
+    upper_digit(c) || c == b'-'
+}
+pub(super) fn lower_alnum(c: u8) -> bool {
+    c.is_ascii_digit() || c.is_ascii_lowercase()
+}
+pub(super) fn lower_hex(c: u8) -> bool {
+    c.is_ascii_digit() || (b'a'..=b'f').contains(&c)
+}
+/// A token's characters with dots and padding: "SG.<id>.<secret>".
+pub(super) fn b64url_dot(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'=' | b'.')
+}
+
 pub(super) fn b64url(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'-' || c == b'_' || c == b'=' || c == b'+' || c == b'/'
 }

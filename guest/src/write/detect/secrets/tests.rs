@@ -439,3 +439,118 @@ fn every_family_has_one_name_and_is_found_by_it() {
         "key [REDACTED:aws-access-key] here"
     );
 }
+
+/// Provider formats reached by their prefix (or suffix) alone, in a bare
+/// sentence in either language: the families a keyword or the shape check
+/// does not reach (a dotted, two-letter or letters-only token).
+#[test]
+fn provider_formats_without_a_keyword() {
+    for token in [
+        "xapp-1-A0ZYMLOPIFQ-6881973699356-64e5a22fac180d6b2e6e1b465e551305fd2d2490ca4c616e8c4bf144d3334955",
+        "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",
+        "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",
+        "EZAKJ9TlxqnrDK24Syl067EK5O46EQkeIpDHahvYFevPUaKRIrOaLuAqki",
+        "NRAK-DZCDV6O9SK2D0OMH5KRRXE9M9LW",
+        "pscale_tkn_P90IfVRhUi0ijIfcWGPykw3YToNMW9NkvXd5vZOBmtl",
+        "dapi34f07c37e255eb8a1c095409993fd21b",
+        "A3-KUVUCY-RO9JBSZ06OL-70DNP-QKG1A-BMILT",
+        "sq0csp-d4qlLWBja7PcGz7CekLovBiE6NfxGkoUKFnT2gBNm5Z",
+        "SK54f75852777dc278aaf6301d1a619588",
+        "GR1348941aKHsmUxhkwyjStHqmCd8",
+        "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",
+        "872178a38976ee082c309feda739c628-us14",
+        "access-production-efa20124-d6d0-03a6-630d-95495d395dc3",
+    ] {
+        for text in [
+            format!("Found during the audit: {token}."),
+            format!("配置文件里有这一行：{token}"),
+        ] {
+            assert_eq!(secret_value(&text), token, "{text}");
+        }
+    }
+    // The same prefixes on words, identifiers and placeholders.
+    for text in [
+        "- (id)hf_requiredCharacteristicTypesForDisplayMetadata;",
+        "hf_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "export SENDGRID_API_KEY=SG.xxxxxxxxxxxxxxxxxxxxxx.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "SKxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "SG.Singapore office, SG.2023.report",
+        "dapibus lorem ipsum and dapi-client version 2",
+        "EAAccessibilityService handles EAA requests",
+        "access-sandbox-environment-for-the-new-plaid-client-setup",
+        "see log 0123456789abcdef0123456789abcdef-usage.txt and us-east-1",
+    ] {
+        assert!(families(text).is_empty(), "{text}: {:?}", families(text));
+    }
+}
+
+/// A value named by the keyword after it ("use <value> as the … key"),
+/// whatever its alphabet; only when the words name a secret.
+#[test]
+fn values_named_after_them() {
+    for (text, value) in [
+        (
+            "Please use a47b27d40ac20d2de320627963489562 as the linear client secret from now on.",
+            "a47b27d40ac20d2de320627963489562",
+        ),
+        (
+            "From now on use er7tqkrhceq4zis4n6t2q6ql3sjm as the atlassian API token when calling it.",
+            "er7tqkrhceq4zis4n6t2q6ql3sjm",
+        ),
+        (
+            "把 er7tqkrhceq4zis4n6t2q6ql3sjm 作为 etsy 的 access token。",
+            "er7tqkrhceq4zis4n6t2q6ql3sjm",
+        ),
+    ] {
+        assert_eq!(secret_value(text), value, "{text}");
+    }
+    for text in [
+        "Please use 43fc912ef59a83054ea7f6706df4d53a7dea4d80 as the base commit for the rebase.",
+        "We use 3f2a9b8c7d6e5f4a3b2c1d0e as the cache key.",
+        "Use https://auth.example.com/oauth2/token as the token endpoint.",
+        "pod api-7d9f8b6c5-x2x9z is the token service pod",
+        "Use ORD2023110500123 as the order number.",
+        "用 a1b2c3d4e5f6 作为订单号。",
+        "use your_api_key_here as the API key",
+    ] {
+        assert!(families(text).is_empty(), "{text}: {:?}", families(text));
+    }
+}
+
+/// curl's `--user name:password`, quoted or letters only.
+#[test]
+fn curl_user_passwords() {
+    assert_eq!(
+        secret_value("curl --user kevin:'pRf7vG2h1L8nQkW9' -iX PATCH"),
+        "pRf7vG2h1L8nQkW9"
+    );
+    assert_eq!(
+        secret_value("curl -u developer:yqDVtkqPECriaLRi https://localhost:9200"),
+        "yqDVtkqPECriaLRi"
+    );
+    assert!(families("curl -u admin: https://localhost:9200").is_empty());
+}
+
+/// Look-alikes of the prefix and value shapes stay what they were: UUIDs,
+/// revisions, lockfile digests, inline images.
+#[test]
+fn digests_ids_and_images_stay_clean() {
+    for text in [
+        "Note from the ticket: 3636dd46-ea21-11e9-81b4-2a2ae2dbcce4",
+        "Rebased onto 2fd4e1c67a2d28fced849ee1bb76e7391b93eb12 this morning.",
+        "github.com/pkg/errors v0.9.1 h1:FEBLx1zS214owpjy7qsBeixbURkuhQAwrK5UwLGTwt4=",
+        "checksum: eaac4cf978b6fbd480f1092cab8b233c9b949bcabfc9b598dd79a758f7243c28",
+        "<img src=\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==\">",
+    ] {
+        assert!(families(text).is_empty(), "{text}: {:?}", families(text));
+    }
+}
+
+/// A Chinese keyword followed by more Chinese text still names the value.
+#[test]
+fn values_named_by_a_chinese_keyword() {
+    assert_eq!(
+        secret_value("请把 er7tqkrhceq4zis4n6t2q6ql3sjm 作为密钥使用。"),
+        "er7tqkrhceq4zis4n6t2q6ql3sjm"
+    );
+}
