@@ -15,6 +15,7 @@ export const REASON_CODES = Object.freeze([
   "kind.raw-data",
   "kind.inferred-instruction",
   "kind.inferred-summary",
+  "kind.inferred-about-user",
   "kind.standing-choice",
   "kind.observed-status",
   "kind.event",

@@ -510,3 +510,45 @@ fn a_given_predicate_takes_its_value_from_the_sentence() {
         "another attribute than the sentence's keeps the sentence"
     );
 }
+
+#[test]
+fn an_agents_description_of_the_user_is_a_fact_for_review() {
+    for text in [
+        "The user prefers PR descriptions that lead with the conclusion.",
+        "User usually reviews pull requests in the morning.",
+        "用户习惯晚上看邮件。",
+        "该用户喜欢简短的回答。",
+    ] {
+        assert_eq!(
+            kind_from(text, SourceKind::Agent),
+            CandidateKind::Semantic,
+            "{text}"
+        );
+        let c = cand(text, SourceKind::Agent);
+        let c = classify(&c, EPOCH, &Policy::default());
+        assert!(
+            c.reasons
+                .iter()
+                .any(|r| r.code == ReasonCode::KindInferredAboutUser.as_str()),
+            "{text}: {:?}",
+            c.reasons
+                .iter()
+                .map(|r| r.code.as_str())
+                .collect::<Vec<_>>()
+        );
+    }
+    // Not about the user, or not a trait: other rules decide.
+    for text in [
+        "I found three hotels near the station.",
+        "The user asked for the report.",
+    ] {
+        let c = cand(text, SourceKind::Agent);
+        let c = classify(&c, EPOCH, &Policy::default());
+        assert!(
+            !c.reasons
+                .iter()
+                .any(|r| r.code == ReasonCode::KindInferredAboutUser.as_str()),
+            "{text}"
+        );
+    }
+}

@@ -35,6 +35,46 @@ impl KindRule for InferredSummary {
     }
 }
 
+/// An agent's description of the user in the third person with a
+/// preference, a habit or a standing state ("The user prefers PR
+/// descriptions that lead with the conclusion", "用户习惯晚上看邮件"): a
+/// behavioural inference about the person, kept as a fact for review and
+/// never the task's data — the subject says so, not a model margin (a
+/// retrain on a few more lines flipped one to task state).
+pub(crate) struct InferredAboutUser;
+
+impl KindRule for InferredAboutUser {
+    fn decide(
+        &self,
+        e: &Evidence,
+        reasons: &mut Vec<Reason>,
+        signals: &mut Signals,
+    ) -> Option<Decided> {
+        if !e.origin.inferred {
+            return None;
+        }
+        let s = e.s;
+        let (what, cue) = [
+            (&s.preferences, "preference"),
+            (&s.recurrence, "habit"),
+            (&s.standing, "standing state"),
+        ]
+        .into_iter()
+        .find_map(|(hits, what)| hits.first().map(|h| (what, h.cue)))?;
+        let folded = fold(e.c.text.trim());
+        let subject = crate::vocab::cues_in(&folded, CUES.user_referents)
+            .into_iter()
+            .filter(|h| h.start == 0)
+            .max_by_key(|h| h.end)?;
+        reasons.push(Reason::new(
+            ReasonCode::KindInferredAboutUser,
+            &[subject.cue, what, cue],
+        ));
+        signals.structural = Some("an inference about the user".into());
+        Some((CandidateKind::Semantic, true))
+    }
+}
+
 /// A standing choice of a kind of value ("我以后写知识图谱时，优先使用
 /// Markdown", "以后回答我时请用中文"): a preference, even when it is said
 /// with a condition and a directive, as long as nothing in it acts on the

@@ -76,6 +76,7 @@ pub(crate) const RULES: &[&dyn KindRule] = &[
     &task::NearPlan,
     &noise::BareQuestion,
     &choice::InferredSummary,
+    &choice::InferredAboutUser,
     &choice::StandingChoice,
     &procedure::Steps,
     &procedure::SingleSuccessLesson,
