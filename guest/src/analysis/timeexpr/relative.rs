@@ -4,7 +4,7 @@
 
 use super::calendar::{days_in_month, valid_date};
 use super::reader::{Parser, When};
-use super::words::{EN_NUMBERS, EN_WEEKDAYS};
+use super::words::{CN_UNITS, EN_NUMBERS, EN_UNITS, EN_WEEKDAYS};
 use crate::core::time::{civil_from_days, weekday};
 
 impl Parser {
@@ -52,19 +52,7 @@ impl Parser {
         if let Some(e) = self.lit(j, "个") {
             j = self.ws(e);
         }
-        let units: [(&str, &str); 10] = [
-            ("天", "d"),
-            ("日", "d"),
-            ("周", "w"),
-            ("星期", "w"),
-            ("礼拜", "w"),
-            ("月", "m"),
-            ("年", "y"),
-            ("小时", "h"),
-            ("钟头", "h"),
-            ("分钟", "min"),
-        ];
-        let (unit, e) = units
+        let (unit, e) = CN_UNITS
             .iter()
             .find_map(|(w, u)| self.lit(j, w).map(|e| (*u, e)))?;
         let k = self.ws(e);
@@ -224,23 +212,7 @@ impl Parser {
             .or_else(|| self.word(i, "a").map(|e| (1, e)));
         if let Some((n, e)) = number {
             let j = self.ws(e);
-            let units = [
-                ("minutes", "min"),
-                ("minute", "min"),
-                ("mins", "min"),
-                ("hours", "h"),
-                ("hour", "h"),
-                ("hrs", "h"),
-                ("days", "d"),
-                ("day", "d"),
-                ("weeks", "w"),
-                ("week", "w"),
-                ("months", "m"),
-                ("month", "m"),
-                ("years", "y"),
-                ("year", "y"),
-            ];
-            if let Some((unit, e)) = units
+            if let Some((unit, e)) = EN_UNITS
                 .iter()
                 .find_map(|(w, u)| self.word(j, w).map(|e| (*u, e)))
             {

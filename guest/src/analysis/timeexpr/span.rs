@@ -6,37 +6,10 @@
 //! past moment, read by `relative`).
 
 use super::reader::{Parser, When};
-use super::words::{EN_NUMBERS, EN_WEEKDAYS};
+use super::words::{CN_UNITS, EN_NUMBERS, EN_UNITS, EN_WEEKDAYS};
 use crate::core::time::weekday;
 
 /// Units of a stretch, English and Chinese, with `Parser::shift`'s names.
-const EN_UNITS: [(&str, &str); 12] = [
-    ("minutes", "min"),
-    ("minute", "min"),
-    ("hours", "h"),
-    ("hour", "h"),
-    ("days", "d"),
-    ("day", "d"),
-    ("weeks", "w"),
-    ("week", "w"),
-    ("months", "m"),
-    ("month", "m"),
-    ("years", "y"),
-    ("year", "y"),
-];
-
-const CN_UNITS: [(&str, &str); 9] = [
-    ("小时", "h"),
-    ("钟头", "h"),
-    ("分钟", "min"),
-    ("天", "d"),
-    ("日", "d"),
-    ("周", "w"),
-    ("星期", "w"),
-    ("月", "m"),
-    ("年", "y"),
-];
-
 impl Parser {
     /// A stretch ahead opened by its own words at `i` ("the next hour",
     /// "until Friday", "接下来一小时", "这两天", "到周五"): (end, the moment

@@ -47,6 +47,40 @@ pub(super) const EN_WEEKDAYS: [(&str, u32); 14] = [
     ("sun", 6),
 ];
 
+/// Units of a duration as English words ("3 hours ago", "for the next 2
+/// weeks"), longest form first, with the unit `shift` takes.
+pub(super) const EN_UNITS: [(&str, &str); 14] = [
+    ("minutes", "min"),
+    ("minute", "min"),
+    ("mins", "min"),
+    ("hours", "h"),
+    ("hour", "h"),
+    ("hrs", "h"),
+    ("days", "d"),
+    ("day", "d"),
+    ("weeks", "w"),
+    ("week", "w"),
+    ("months", "m"),
+    ("month", "m"),
+    ("years", "y"),
+    ("year", "y"),
+];
+
+/// Units of a duration in Chinese ("三天前", "接下来一小时"), with the unit
+/// `shift` takes.
+pub(super) const CN_UNITS: [(&str, &str); 10] = [
+    ("天", "d"),
+    ("日", "d"),
+    ("周", "w"),
+    ("星期", "w"),
+    ("礼拜", "w"),
+    ("月", "m"),
+    ("年", "y"),
+    ("小时", "h"),
+    ("钟头", "h"),
+    ("分钟", "min"),
+];
+
 pub(super) const EN_NUMBERS: [(&str, u32); 16] = [
     ("a couple of", 2),
     ("couple of", 2),
