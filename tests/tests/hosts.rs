@@ -906,10 +906,13 @@ fn browser_page_transfer_size_and_first_call() {
     // tombstones (616,412 B brotli, 811,188 B gzip measured at that merge);
     // then from 650 KB / 850 KB with issue 31's execution records and
     // write and read rules (component +179 KB, attributed in
-    // docs/packages.md; 663,925 B brotli, 878,875 B gzip measured).
+    // docs/packages.md; 663,925 B brotli, 878,875 B gzip measured); then
+    // from 700 KB / 920 KB with issue 33's typed reasons and issue 35's
+    // structural write rules and secret prefixes (component 2,172,295 →
+    // 2,266,700 B; 704,305 B brotli, 934,937 B gzip measured).
     assert!(
-        brotli < 700_000 && gzip < 920_000,
-        "the page transfers {brotli} B with brotli, {gzip} B with gzip: over the 700 KB / 920 KB budget"
+        brotli < 730_000 && gzip < 960_000,
+        "the page transfers {brotli} B with brotli, {gzip} B with gzip: over the 730 KB / 960 KB budget"
     );
     assert!(
         cold < 10_000.0 && offline < 10_000.0,

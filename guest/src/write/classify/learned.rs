@@ -49,8 +49,10 @@ const MODEL_OVER_STRONG_RULES: f64 = 1.5;
 const UNTRUSTED_ACTIVE_MARGIN: f64 = 1.0;
 
 /// Marks untrusted text whose kept kind rests on an unsure learned reading.
-fn unsure_untrusted(a: &mut Analysis, kept: CandidateKind, d: &model::Decision) {
-    let sure = d.kind == kept && d.margin >= UNTRUSTED_ACTIVE_MARGIN;
+/// A caller that states the whole key (subject, predicate and object) gave
+/// the structure itself: the kind does not rest on the model's reading.
+fn unsure_untrusted(a: &mut Analysis, kept: CandidateKind, d: &model::Decision, stated_key: bool) {
+    let sure = stated_key || (d.kind == kept && d.margin >= UNTRUSTED_ACTIVE_MARGIN);
     if a.untrusted && storable(kept) && !sure {
         a.signals.unsure_untrusted = Some(UnsureReading {
             leans: d.kind,
@@ -110,7 +112,7 @@ pub(crate) fn learned_kind(
     }
     if d.kind == a.rule_kind {
         a.reasons.push(leaning(ReasonCode::ModelAgrees, &d, ""));
-        unsure_untrusted(a, d.kind, &d);
+        unsure_untrusted(a, d.kind, &d, stated_key);
         return (d.kind, a.decided.1 || d.margin >= MODEL_STRONG_MARGIN);
     }
     // Text from an untrusted carrier (a document, a tool's output) is kept
@@ -134,7 +136,7 @@ pub(crate) fn learned_kind(
     if d.margin < needed {
         a.reasons
             .push(leaning(ReasonCode::ModelShortMargin, &d, ""));
-        unsure_untrusted(a, a.decided.0, &d);
+        unsure_untrusted(a, a.decided.0, &d, stated_key);
         return a.decided;
     }
     a.reasons.push(leaning(
@@ -160,7 +162,7 @@ pub(crate) fn learned_kind(
             signals.task_scope = None;
         }
     }
-    unsure_untrusted(a, d.kind, &d);
+    unsure_untrusted(a, d.kind, &d, stated_key);
     (d.kind, d.margin >= MODEL_STRONG_MARGIN)
 }
 
