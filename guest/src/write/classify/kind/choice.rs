@@ -61,8 +61,8 @@ impl KindRule for InferredAboutUser {
         ]
         .into_iter()
         .find_map(|(hits, what)| hits.first().map(|h| (what, h.cue)))?;
-        let folded = fold(e.c.text.trim());
-        let subject = crate::vocab::cues_in(&folded, CUES.user_referents)
+        let folded = e.folded;
+        let subject = crate::vocab::cues_in(folded, CUES.user_referents)
             .into_iter()
             .filter(|h| h.start == 0)
             .max_by_key(|h| h.end)?;
